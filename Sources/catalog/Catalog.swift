@@ -5,6 +5,6 @@ struct Catalog: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
         abstract: "Load product CSV files into a SQLite catalog and search it.",
-        subcommands: []
+        subcommands: [Import.self, Search.self, Generate.self]
     )
 }
