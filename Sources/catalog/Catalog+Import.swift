@@ -1,7 +1,119 @@
 import ArgumentParser
+import ProductCatalog
 
 extension Catalog {
     struct Import: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Import a product CSV file into the catalog.")
+        static let configuration = CommandConfiguration(
+            abstract: "Import a product CSV file into the catalog.",
+            discussion: """
+                The file needs a header line with a productId column (also accepted: product_id, \
+                id, sku). Known columns are title (name), listPrice (price, regular_price), \
+                salesPrice (sale_price, special_price), color, size, productType (type, category), \
+                taxRate (tax) and imageURL (image); any other column is kept under its own name.
+
+                The new catalog replaces the old one only when the import succeeds. Rows that \
+                cannot be imported go to a rejects file with their line number and the reason.
+                """)
+
+        @Argument(help: "The CSV file to import, or - for standard input.")
+        var file: String
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Option(name: .customLong("column"), help: ArgumentHelp(
+            "Map a field to a header by hand, as FIELD=HEADER (repeatable).",
+            discussion: "For example --column productId=\"Variant SKU\".",
+            valueName: "field=header"))
+        var columns: [String] = []
+
+        @Option(help: "What to do when a productId appears again: last (the later row wins), first, or fail.")
+        var onDuplicate: DuplicatePolicy = .last
+
+        @Option(help: "Where to write rejected rows (default: <db>.rejects.csv).")
+        var rejects: String?
+
+        @Option(help: "Stop, leaving the catalog unchanged, after this many rejected rows.")
+        var maxErrors = 1_000
+
+        @Option(help: "The field delimiter: , ; tab or | (default: detected from the header line).")
+        var delimiter: String?
+
+        @Flag(help: "Print progress and the result as JSON lines on standard output.")
+        var json = false
+
+        func validate() throws {
+            _ = try parsedColumns()
+            _ = try parsedDelimiter()
+            guard maxErrors >= 0 else { throw ValidationError("--max-errors must be 0 or more.") }
+        }
+
+        func run() async throws {
+            var options = ImportOptions(databasePath: database.db)
+            options.columns = try parsedColumns()
+            options.delimiter = try parsedDelimiter()
+            options.onDuplicate = onDuplicate
+            options.rejectsPath = rejects
+            options.maxErrors = maxErrors
+
+            let job = CatalogImporter(options: options).start(input: InputSource(argument: file))
+            var display = ProgressDisplay(json: json)
+            for await snapshot in job.progress where snapshot.phase != .finished {
+                display.show(snapshot)
+            }
+            display.finish()
+            do {
+                let summary = try await job.summary
+                report(summary)
+            } catch {
+                if json { Terminal.standardOutput.write(JSONLine.failed(String(describing: error)) + "\n") }
+                throw error
+            }
+        }
+
+        private func report(_ summary: ImportSummary) {
+            if json {
+                Terminal.standardOutput.write(JSONLine.finished(summary) + "\n")
+                return
+            }
+            let rate = summary.elapsed.seconds > 0 ? Int(Double(summary.rowsRead) / summary.elapsed.seconds) : 0
+            var text = "Imported \(Formatting.count(summary.rowsInserted)) products into \(summary.databasePath) "
+                + "in \(Formatting.seconds(summary.elapsed)) (\(Formatting.count(rate)) rows/s).\n"
+            text += "Rows read: \(Formatting.count(summary.rowsRead)), rejected: \(Formatting.count(summary.rowsRejected)), "
+                + "duplicates collapsed: \(Formatting.count(summary.duplicates)).\n"
+            if let rejectsPath = summary.rejectsPath {
+                text += "Rejected rows, with line numbers and reasons: \(rejectsPath)\n"
+            }
+            Terminal.standardOutput.write(text)
+        }
+
+        private func parsedColumns() throws -> [ProductField: String] {
+            var result: [ProductField: String] = [:]
+            for mapping in columns {
+                guard let equals = mapping.firstIndex(of: "=") else {
+                    throw ValidationError("--column \(mapping): write it as FIELD=HEADER, e.g. --column productId=\"Variant SKU\".")
+                }
+                let name = String(mapping[..<equals])
+                let header = String(mapping[mapping.index(after: equals)...])
+                guard let field = ProductField(named: name) else {
+                    throw ValidationError("--column \(mapping): unknown field \"\(name)\"; fields are \(ProductField.allCases.map(\.rawValue).joined(separator: ", ")).")
+                }
+                guard result[field] == nil else { throw ValidationError("--column names \(field.rawValue) twice.") }
+                result[field] = header
+            }
+            return result
+        }
+
+        private func parsedDelimiter() throws -> UInt8? {
+            guard let delimiter else { return nil }
+            switch delimiter {
+            case ",", "comma": return UInt8(ascii: ",")
+            case ";", "semicolon": return UInt8(ascii: ";")
+            case "\t", "tab", "\\t": return UInt8(ascii: "\t")
+            case "|", "pipe": return UInt8(ascii: "|")
+            default: throw ValidationError("--delimiter \(delimiter): use , ; tab or |.")
+            }
+        }
     }
 }
+
+extension DuplicatePolicy: ExpressibleByArgument {}

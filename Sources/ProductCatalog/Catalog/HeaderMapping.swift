@@ -1,0 +1,101 @@
+/// Which header column feeds which ``ProductField``, and which columns are kept as extras.
+public struct HeaderMapping: Sendable, Equatable {
+    /// The header as read, one name per column.
+    public let header: [String]
+    /// The column index feeding each field the file has.
+    public let fieldColumns: [ProductField: Int]
+    /// Columns no field claimed, kept as extra TEXT columns, in file order.
+    public let extras: [ExtraColumn]
+
+    /// A header column kept under its own name.
+    public struct ExtraColumn: Sendable, Equatable {
+        /// The column's index in the file.
+        public var index: Int
+        /// The catalog column name: the header, made unique and non-empty.
+        public var name: String
+    }
+
+    /// Maps `header` to fields by name and alias; `overrides` name the header for a field by hand.
+    public init(header: [String], overrides: [ProductField: String] = [:]) throws(HeaderMappingError) {
+        self.header = header
+        var columns: [ProductField: Int] = [:]
+        var claimed = Set<Int>()
+
+        for (field, name) in overrides.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let index = header.firstIndex(of: name)
+                ?? header.firstIndex(where: { HeaderName.normalize($0) == HeaderName.normalize(name) })
+            guard let index else { throw .overrideNotFound(field: field, header: name, found: header) }
+            guard !claimed.contains(index) else { throw .overrideTwice(header: name) }
+            columns[field] = index
+            claimed.insert(index)
+        }
+
+        for field in ProductField.allCases where columns[field] == nil {
+            let matches = header.indices.filter {
+                !claimed.contains($0) && field.aliases.contains(HeaderName.normalize(header[$0]))
+            }
+            if matches.count > 1 {
+                throw .ambiguous(field: field, headers: matches.map { header[$0] })
+            }
+            if let index = matches.first {
+                columns[field] = index
+                claimed.insert(index)
+            }
+        }
+        guard columns[.productId] != nil else { throw .missingProductId(found: header) }
+        fieldColumns = columns
+
+        var taken = Set(ProductField.allCases.map { $0.columnName.lowercased() })
+        var extras: [ExtraColumn] = []
+        for index in header.indices where !claimed.contains(index) {
+            let trimmed = header[index].trimmingSpaces
+            let base = trimmed.isEmpty ? "column\(index + 1)" : trimmed
+            var name = base
+            var suffix = 2
+            while taken.contains(name.lowercased()) {
+                name = "\(base)_\(suffix)"
+                suffix += 1
+            }
+            taken.insert(name.lowercased())
+            extras.append(ExtraColumn(index: index, name: name))
+        }
+        self.extras = extras
+    }
+}
+
+/// Why a header cannot be mapped to the catalog's fields.
+public enum HeaderMappingError: Error, Sendable, Equatable, CustomStringConvertible {
+    case missingProductId(found: [String])
+    case ambiguous(field: ProductField, headers: [String])
+    case overrideNotFound(field: ProductField, header: String, found: [String])
+    case overrideTwice(header: String)
+
+    public var description: String {
+        switch self {
+        case .missingProductId(let found):
+            return "the header has no productId column. Columns found: \(Self.list(found)). "
+                + "Accepted names: \(ProductField.productId.aliases.joined(separator: ", ")) (any case, ignoring spaces, _ and -). "
+                + "Name the key column with --column productId=HEADER."
+        case .ambiguous(let field, let headers):
+            return "columns \(Self.list(headers)) all match \(field.rawValue); choose one with "
+                + headers.map { "--column \(field.rawValue)=\"\($0)\"" }.joined(separator: " or ")
+        case .overrideNotFound(let field, let header, let found):
+            return "--column \(field.rawValue)=\"\(header)\": no such column. Columns found: \(Self.list(found))"
+        case .overrideTwice(let header):
+            return "column \"\(header)\" is named by more than one --column"
+        }
+    }
+
+    private static func list(_ names: [String]) -> String {
+        names.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+        return String(scalars)
+    }
+}

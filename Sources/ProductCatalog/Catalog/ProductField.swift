@@ -1,0 +1,53 @@
+/// A column the catalog understands, with the header names that map to it.
+public enum ProductField: String, CaseIterable, Sendable, Codable {
+    case productId, title, listPrice, salesPrice, color, size, productType, taxRate, imageURL
+
+    /// Header names that mean this field, compared after ``HeaderName/normalize(_:)``.
+    public var aliases: [String] {
+        switch self {
+        case .productId: ["productid", "id", "sku"]
+        case .title: ["title", "name", "productname"]
+        case .listPrice: ["listprice", "price", "regularprice"]
+        case .salesPrice: ["salesprice", "saleprice", "specialprice"]
+        case .color: ["color", "colour"]
+        case .size: ["size"]
+        case .productType: ["producttype", "type", "category"]
+        case .taxRate: ["taxrate", "tax"]
+        case .imageURL: ["imageurl", "image"]
+        }
+    }
+
+    /// True for prices, stored as exact integer cents.
+    public var isPrice: Bool { self == .listPrice || self == .salesPrice }
+
+    /// The column that holds this field in the `products` table.
+    public var columnName: String {
+        switch self {
+        case .listPrice: "listPriceCents"
+        case .salesPrice: "salesPriceCents"
+        default: rawValue
+        }
+    }
+
+    /// The field named `name` (its own name or an alias, in any case or spelling).
+    public init?(named name: String) {
+        let key = HeaderName.normalize(name)
+        guard let field = Self.allCases.first(where: { HeaderName.normalize($0.rawValue) == key || $0.aliases.contains(key) })
+        else { return nil }
+        self = field
+    }
+}
+
+/// Header-name comparison that ignores case, spaces, `_` and `-`.
+public enum HeaderName {
+    /// `"Product_ID "` → `"productid"`.
+    public static func normalize(_ header: String) -> String {
+        String(String.UnicodeScalarView(header.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
+            switch scalar {
+            case " ", "_", "-", "\t": return nil
+            case "A"..."Z": return Unicode.Scalar(scalar.value + 32)
+            default: return scalar
+            }
+        }))
+    }
+}

@@ -1,0 +1,47 @@
+/// Why an import stopped. The catalog is left exactly as it was before the import began.
+public enum ImportError: Error, Sendable, CustomStringConvertible {
+    /// The input could not be opened or read.
+    case source(ByteSourceError)
+    /// The input has no header line.
+    case emptyInput(source: String)
+    /// The header line itself is not valid CSV.
+    case malformedHeader(source: String, CSVMalformation)
+    /// The header cannot be mapped to product fields.
+    case header(source: String, HeaderMappingError)
+    /// More rows were rejected than `maxErrors` allows.
+    case tooManyRejects(limit: Int, line: Int, rejectsPath: String)
+    /// `--on-duplicate fail` met a productId again.
+    case duplicate(productId: String, firstLine: Int, line: Int)
+    /// The database could not be written.
+    case database(path: String, SQLiteError)
+    /// The destination is not a catalog (or cannot be one).
+    case catalog(CatalogError)
+    /// The caller cancelled the import.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .source(let error):
+            return "cannot read \(error)"
+        case .emptyInput(let source):
+            return "\(source): the file is empty; a product CSV starts with a header line such as productId,title,listPrice"
+        case .malformedHeader(let source, let malformation):
+            return "\(source): the header line is not valid CSV: \(malformation)"
+        case .header(let source, let error):
+            return "\(source): \(error)"
+        case .tooManyRejects(let limit, let line, let rejectsPath):
+            return "stopped at line \(line): more than \(limit) rows were rejected (see \(rejectsPath); raise --max-errors to go on). The catalog was not changed."
+        case .duplicate(let productId, let firstLine, let line):
+            return "productId \"\(productId)\" appears on line \(firstLine) and again on line \(line) (--on-duplicate fail). The catalog was not changed."
+        case .database(let path, let error):
+            if error.isFull {
+                return "\(path): the disk is full (\(error.message)). The catalog was not changed."
+            }
+            return "\(path): \(error)"
+        case .catalog(let error):
+            return error.description
+        case .cancelled:
+            return "the import was cancelled. The catalog was not changed."
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Dispatch
+import Synchronization
+
+/// An import running on a background thread: its progress as an `AsyncSequence`, its result, and a way to stop it.
+///
+/// ```swift
+/// let job = CatalogImporter(options: options).start(input: .file(path: "products.csv"))
+/// for await snapshot in job.progress { print(snapshot.rowsRead) }
+/// let summary = try await job.summary
+/// ```
+///
+/// The work runs on a Dispatch thread, not in the Swift concurrency pool, because it blocks on
+/// file reads and SQLite for seconds at a time. Progress arrives about every `progressInterval`
+/// whatever the row rate; a slow consumer sees only the newest snapshot, never a backlog.
+public final class ImportJob: Sendable {
+    /// Progress snapshots, ending with the final one when the import finishes or fails.
+    public let progress: AsyncStream<ImportProgress>
+    private let flag = CancellationFlag()
+    private let outcome: Task<ImportSummary, any Error>
+
+    init(importer: CatalogImporter, input: InputSource) {
+        let (stream, continuation) = AsyncStream.makeStream(of: ImportProgress.self, bufferingPolicy: .bufferingNewest(1))
+        progress = stream
+        let flag = self.flag
+        outcome = Task {
+            try await withCheckedThrowingContinuation { (result: CheckedContinuation<ImportSummary, any Error>) in
+                DispatchQueue.global(qos: .userInitiated).async {
+                    result.resume(with: Result {
+                        defer { continuation.finish() }
+                        return try importer.run(
+                            source: try input.open(),
+                            progress: { continuation.yield($0) },
+                            isCancelled: { flag.isSet })
+                    })
+                }
+            }
+        }
+    }
+
+    /// The finished import's summary; throws the ``ImportError`` that stopped it.
+    public var summary: ImportSummary {
+        get async throws { try await outcome.value }
+    }
+
+    /// Asks the import to stop; it ends with ``ImportError/cancelled`` and the catalog unchanged.
+    public func cancel() {
+        flag.set()
+    }
+
+    /// True once ``cancel()`` was called.
+    public var isCancelled: Bool { flag.isSet }
+}
+
+/// A flag one thread sets and another polls.
+private final class CancellationFlag: Sendable {
+    private let value = Atomic(false)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+    func set() { value.store(true, ordering: .relaxed) }
+}
+
+extension CatalogImporter {
+    /// Starts importing `input` in the background.
+    public func start(input: InputSource) -> ImportJob {
+        ImportJob(importer: self, input: input)
+    }
+}

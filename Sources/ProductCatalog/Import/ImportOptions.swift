@@ -1,0 +1,60 @@
+/// How an import reads its input and writes the catalog.
+public struct ImportOptions: Sendable {
+    /// The catalog file to create or replace.
+    public var databasePath: String
+    /// Header names for fields, given by hand (`--column productId="Variant SKU"`).
+    public var columns: [ProductField: String]
+    /// The field delimiter; nil detects it from the header line.
+    public var delimiter: UInt8?
+    /// What happens when a productId appears again.
+    public var onDuplicate: DuplicatePolicy
+    /// Where rejected rows are written; nil means `<databasePath>.rejects.csv`.
+    public var rejectsPath: String?
+    /// The import stops (and the catalog stays as it was) after this many rejected rows.
+    public var maxErrors: Int
+    /// Fields longer than this are rejected.
+    public var maxFieldBytes: Int
+    /// Bytes read from the source at a time.
+    public var chunkSize: Int
+    /// Rows per transaction while loading.
+    public var batchSize: Int
+    /// How often progress is reported.
+    public var progressInterval: Duration
+
+    public init(
+        databasePath: String = "catalog.sqlite",
+        columns: [ProductField: String] = [:],
+        delimiter: UInt8? = nil,
+        onDuplicate: DuplicatePolicy = .last,
+        rejectsPath: String? = nil,
+        maxErrors: Int = 1_000,
+        maxFieldBytes: Int = 1 << 20,
+        chunkSize: Int = 1 << 20,
+        batchSize: Int = 50_000,
+        progressInterval: Duration = .milliseconds(100)
+    ) {
+        self.databasePath = databasePath
+        self.columns = columns
+        self.delimiter = delimiter
+        self.onDuplicate = onDuplicate
+        self.rejectsPath = rejectsPath
+        self.maxErrors = maxErrors
+        self.maxFieldBytes = maxFieldBytes
+        self.chunkSize = chunkSize
+        self.batchSize = batchSize
+        self.progressInterval = progressInterval
+    }
+
+    /// The rejects file actually used.
+    public var resolvedRejectsPath: String { rejectsPath ?? databasePath + ".rejects.csv" }
+}
+
+/// What to do when a productId appears more than once in a file.
+public enum DuplicatePolicy: String, Sendable, CaseIterable {
+    /// The later row replaces the earlier one, as a feed update expects.
+    case last
+    /// The first row stays; later ones are counted and dropped.
+    case first
+    /// The import stops, naming both lines.
+    case fail
+}

@@ -1,0 +1,65 @@
+/// A snapshot of an import's counters, sent while it runs.
+public struct ImportProgress: Sendable, Equatable {
+    /// What the import is doing.
+    public enum Phase: String, Sendable, Equatable {
+        case loading, finishing, finished
+    }
+
+    public var phase: Phase
+    /// Data records read (the header excluded).
+    public var rowsRead: Int
+    /// Rows accepted into the catalog so far. With `--on-duplicate last`, a row that a later row
+    /// replaces still counts here until the import finishes and the duplicates are known.
+    public var rowsInserted: Int
+    /// Rows written to the rejects file.
+    public var rowsRejected: Int
+    /// Rows dropped or replaced because their productId came again; exact once finished.
+    public var duplicates: Int
+    /// Input bytes read.
+    public var bytesRead: Int
+    /// The input's size, when known.
+    public var totalBytes: Int?
+    /// Time since the import started.
+    public var elapsed: Duration
+
+    public init(
+        phase: Phase = .loading, rowsRead: Int = 0, rowsInserted: Int = 0, rowsRejected: Int = 0,
+        duplicates: Int = 0, bytesRead: Int = 0, totalBytes: Int? = nil, elapsed: Duration = .zero
+    ) {
+        self.phase = phase
+        self.rowsRead = rowsRead
+        self.rowsInserted = rowsInserted
+        self.rowsRejected = rowsRejected
+        self.duplicates = duplicates
+        self.bytesRead = bytesRead
+        self.totalBytes = totalBytes
+        self.elapsed = elapsed
+    }
+
+    /// The fraction of the input read, from 0 to 1, when its size is known.
+    public var fractionCompleted: Double? {
+        guard let totalBytes else { return nil }
+        guard totalBytes > 0 else { return 1 }
+        return min(1, Double(bytesRead) / Double(totalBytes))
+    }
+
+    /// Rows read per second so far.
+    public var rowsPerSecond: Double {
+        let seconds = elapsed.seconds
+        return seconds > 0 ? Double(rowsRead) / seconds : 0
+    }
+
+    /// Time left at the current byte rate, when the input's size is known.
+    public var estimatedTimeRemaining: Duration? {
+        guard phase == .loading, let fraction = fractionCompleted, fraction > 0 else { return nil }
+        return .seconds(elapsed.seconds * (1 - fraction) / fraction)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number for display and rates.
+    public var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,108 @@
+import CSQLite
+
+/// An open SQLite database connection.
+///
+/// A connection belongs to one thread or task at a time; it is not `Sendable`. Statements it
+/// prepares keep it alive.
+public final class Connection {
+    /// How to open the file.
+    public enum Mode: Sendable {
+        /// Read only; the file must exist.
+        case readOnly
+        /// Read and write; the file must exist.
+        case readWrite
+        /// Read and write, creating the file when it is missing.
+        case create
+    }
+
+    let handle: OpaquePointer
+    /// The path the connection was opened with.
+    public let path: String
+
+    /// Opens the database at `path`.
+    public init(path: String, mode: Mode = .create) throws {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        switch mode {
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        var db: OpaquePointer?
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let error = SQLiteError(connection: db, code: code)
+            sqlite3_close_v2(db)
+            throw error
+        }
+        handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more SQL statements that take no parameters and return no rows you need.
+    public func execute(_ sql: String) throws {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code, sql: sql) }
+    }
+
+    /// Compiles `sql` into a reusable statement.
+    public func prepare(_ sql: String) throws -> Statement {
+        try Statement(connection: self, sql: sql)
+    }
+
+    /// The first column of the first row `sql` returns, as an integer.
+    public func scalarInt(_ sql: String) throws -> Int64? {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return nil }
+        return statement.isNull(at: 0) ? nil : statement.int64(at: 0)
+    }
+
+    /// The first column of the first row `sql` returns, as text.
+    public func scalarText(_ sql: String) throws -> String? {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return nil }
+        return statement.text(at: 0)
+    }
+
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`.
+    public func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// Stops the statement running on this connection at its next step; safe from any thread.
+    public func interrupt() {
+        sqlite3_interrupt(handle)
+    }
+
+    /// Runs `body` inside a transaction: committed when it returns, rolled back when it throws.
+    ///
+    /// See <https://sqlite.org/lang_transaction.html> for what the kinds mean.
+    public func transaction<T>(_ kind: TransactionKind = .deferred, _ body: () throws -> T) throws -> T {
+        try execute("BEGIN \(kind.rawValue)")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// How a transaction takes its locks.
+    public enum TransactionKind: String, Sendable {
+        case deferred = "DEFERRED", immediate = "IMMEDIATE", exclusive = "EXCLUSIVE"
+    }
+}
+
+/// Quotes `name` as an SQL identifier (`"a""b"`), so any header can be a column name.
+public func quoteIdentifier(_ name: String) -> String {
+    "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+}

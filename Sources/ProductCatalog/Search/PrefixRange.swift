@@ -1,0 +1,32 @@
+/// The index range holding every productId that starts with a prefix, ignoring ASCII case.
+///
+/// Under SQLite's `NOCASE` collation a key starts with `ab` exactly when `ab <= key < ac`:
+/// the prefix with ASCII letters folded to lower case, and the same with its last byte raised by one.
+struct PrefixRange: Equatable {
+    /// The inclusive lower bound: the folded prefix.
+    var lower: [UInt8]
+    /// The exclusive upper bound, nil when there is none (an empty prefix).
+    var upper: [UInt8]?
+
+    init(prefix: String) {
+        lower = prefix.utf8.map(Self.fold)
+        var upper = lower
+        while let last = upper.last, last == 0xFF { upper.removeLast() }
+        if upper.isEmpty {
+            self.upper = nil
+        } else {
+            upper[upper.count - 1] += 1
+            self.upper = upper
+        }
+    }
+
+    /// ASCII upper-case letters to lower case, as `NOCASE` compares them.
+    static func fold(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+
+    /// True when `key` sorts before the start of the range, so a cursor on it is not past the range.
+    func isBefore(_ key: String) -> Bool {
+        key.utf8.lazy.map(Self.fold).lexicographicallyPrecedes(lower)
+    }
+}

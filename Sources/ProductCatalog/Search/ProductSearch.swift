@@ -1,0 +1,107 @@
+/// Prefix search over a catalog's productIds, a page at a time, with keyset pagination.
+///
+/// ```swift
+/// let search = try ProductSearch(databasePath: "catalog.sqlite")
+/// var page = try search.page(prefix: "ab")
+/// while let next = page.nextCursor { page = try search.page(prefix: "ab", after: next) }
+/// ```
+///
+/// Each page is one range scan of the primary key starting right after the previous page's
+/// last key, never an OFFSET, so page 40,000 costs what page 1 costs. Prefixes are bound as
+/// parameters: `%`, `_` and quotes are ordinary characters.
+public final class ProductSearch {
+    /// The default page size.
+    public static let defaultPageSize = 20
+
+    let connection: Connection
+    private var statements: [String: Statement] = [:]
+    private var columns: [ProductColumn]?
+
+    /// Opens the catalog at `databasePath` for reading.
+    public init(databasePath: String) throws {
+        switch try CatalogSchema.kind(ofFileAt: databasePath) {
+        case .catalog: break
+        case .missing: throw CatalogError.noCatalog(path: databasePath)
+        case .empty, .otherDatabase, .notADatabase: throw CatalogError.notACatalog(path: databasePath)
+        }
+        connection = try Connection(path: databasePath, mode: .readOnly)
+        connection.setBusyTimeout(milliseconds: 10_000)
+    }
+
+    /// Up to `limit` products whose productId starts with `prefix` (ASCII case ignored), after `cursor`.
+    public func page(prefix: String, after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
+        precondition(limit > 0, "a page holds at least one product")
+        let range = PrefixRange(prefix: prefix)
+        let useCursor = cursor.map { !range.isBefore($0.lastProductId) } ?? false
+        var sql = "SELECT * FROM \(CatalogSchema.table) WHERE productId \(useCursor ? ">" : ">=") ?1"
+        if range.upper != nil { sql += " AND productId < ?2" }
+        sql += " ORDER BY productId LIMIT ?3"
+
+        let statement = try prepared(sql)
+        defer { statement.reset() }
+        if useCursor, let cursor {
+            statement.bind(1, cursor.lastProductId)
+        } else {
+            range.lower.withUnsafeBufferPointer { statement.bindText(1, unsafeBytes: $0) }
+        }
+        if let upper = range.upper {
+            upper.withUnsafeBufferPointer { statement.bindText(2, unsafeBytes: $0) }
+        }
+        statement.bind(3, Int64(limit + 1))
+        var products: [Product] = []
+        products.reserveCapacity(limit + 1)
+        // The bytes bound without copying above must outlive the steps: keep the arrays alive.
+        try withExtendedLifetime(range) {
+            let columns = try self.columns(of: statement)
+            while try statement.step() {
+                products.append(ProductColumn.product(from: statement, columns: columns))
+            }
+        }
+        var next: KeysetCursor?
+        if products.count > limit {
+            products.removeLast()
+            next = KeysetCursor(after: products[products.count - 1].productId)
+        }
+        return SearchPage(products: products, nextCursor: next)
+    }
+
+    /// How many products start with `prefix`.
+    public func count(prefix: String) throws -> Int {
+        let range = PrefixRange(prefix: prefix)
+        var sql = "SELECT count(*) FROM \(CatalogSchema.table) WHERE productId >= ?1"
+        if range.upper != nil { sql += " AND productId < ?2" }
+        let statement = try prepared(sql)
+        defer { statement.reset() }
+        return try withExtendedLifetime(range) {
+            range.lower.withUnsafeBufferPointer { statement.bindText(1, unsafeBytes: $0) }
+            if let upper = range.upper {
+                upper.withUnsafeBufferPointer { statement.bindText(2, unsafeBytes: $0) }
+            }
+            try statement.step()
+            return Int(statement.int64(at: 0))
+        }
+    }
+
+    /// The product with exactly this productId (ASCII case ignored), if any.
+    public func product(id: String) throws -> Product? {
+        let statement = try prepared("SELECT * FROM \(CatalogSchema.table) WHERE productId = ?1")
+        defer { statement.reset() }
+        statement.bind(1, id)
+        guard try statement.step() else { return nil }
+        return ProductColumn.product(from: statement, columns: try columns(of: statement))
+    }
+
+    private func prepared(_ sql: String) throws -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try connection.prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    private func columns(of statement: Statement) throws -> [ProductColumn] {
+        if let columns { return columns }
+        let columns = ProductColumn.columns(of: statement)
+        self.columns = columns
+        return columns
+    }
+}

@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A standard stream the CLI writes text to.
+struct Terminal {
+    let descriptor: Int32
+
+    static let standardOutput = Terminal(descriptor: STDOUT_FILENO)
+    static let standardError = Terminal(descriptor: STDERR_FILENO)
+
+    /// True when a person is watching: the stream is a terminal.
+    var isInteractive: Bool { isatty(descriptor) == 1 }
+
+    /// Writes `text` as is, unbuffered.
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+}
