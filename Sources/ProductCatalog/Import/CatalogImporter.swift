@@ -52,7 +52,7 @@ public struct CatalogImporter: Sendable {
                 extraColumns: mapping.extras.map(\.name), insertColumns: binder.columnNames,
                 onDuplicate: options.onDuplicate)
             var counts = ImportProgress(totalBytes: source.expectedBytes)
-            var nextReport = start
+            var nextReport = start + options.progressInterval
             let insert = build.insert!
             let policy = options.onDuplicate
             let batchSize = options.batchSize
