@@ -103,13 +103,13 @@ struct CSVParser {
                     j += 1
                 }
                 if j > i {
-                    guard copy(base + i, count: j - i, to: output) else { return (.outputFull, i) }
+                    guard copy(base + i, count: j - i, to: output, at: i) else { return (.outputFull, i) }
                     i = j
                     if i == n { break }
                 }
                 let b = base[i]
                 if b == Self.quote {
-                    guard put(b, to: output) else { return (.outputFull, i) }
+                    guard put(b, to: output, at: i) else { return (.outputFull, i) }
                     noteMalformation(.quoteInUnquotedField, at: i)
                     i += 1
                 } else if b == delimiter {
@@ -131,16 +131,19 @@ struct CSVParser {
                     j += 1
                 }
                 if j > i {
-                    guard copy(base + i, count: j - i, to: output) else { return (.outputFull, i) }
+                    guard copy(base + i, count: j - i, to: output, at: i) else { return (.outputFull, i) }
                     lastWasCR = false
                     i = j
                     if i == n { break }
                 }
                 let b = base[i]
                 if b == Self.quote {
+                    // A CR just before the closing quote is complete: an LF after the quote is a
+                    // line break of its own, not the second half of a CRLF.
+                    lastWasCR = false
                     state = .quoteInQuoted
                 } else {
-                    guard put(b, to: output) else { return (.outputFull, i) }
+                    guard put(b, to: output, at: i) else { return (.outputFull, i) }
                     countLineBreak(b)
                 }
                 i += 1
@@ -148,7 +151,7 @@ struct CSVParser {
             case .quoteInQuoted:
                 let b = base[i]
                 if b == Self.quote {
-                    guard put(b, to: output) else { return (.outputFull, i) }
+                    guard put(b, to: output, at: i) else { return (.outputFull, i) }
                     state = .quoted
                     i += 1
                 } else if b == delimiter {
@@ -194,13 +197,15 @@ struct CSVParser {
     // MARK: - Output
 
     /// Appends bytes to the current field, dropping (and reporting) what exceeds `maxFieldBytes`.
+    ///
+    /// `index` is where `source` starts in the current input, for the position of a dropped byte.
     @inline(__always)
     private mutating func copy(
-        _ source: UnsafePointer<UInt8>, count: Int, to output: UnsafeMutableBufferPointer<UInt8>
+        _ source: UnsafePointer<UInt8>, count: Int, to output: UnsafeMutableBufferPointer<UInt8>, at index: Int
     ) -> Bool {
         let room = maxFieldBytes - (byteCount - fieldStart)
         let kept = min(count, room)
-        if kept < count { noteFieldTooLong() }
+        if kept < count { noteFieldTooLong(at: index + kept) }
         guard kept > 0 else { return true }
         guard byteCount + kept <= output.count else { return false }
         (output.baseAddress! + byteCount).update(from: source, count: kept)
@@ -209,9 +214,9 @@ struct CSVParser {
     }
 
     @inline(__always)
-    private mutating func put(_ byte: UInt8, to output: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+    private mutating func put(_ byte: UInt8, to output: UnsafeMutableBufferPointer<UInt8>, at index: Int) -> Bool {
         guard byteCount - fieldStart < maxFieldBytes else {
-            noteFieldTooLong()
+            noteFieldTooLong(at: index)
             return true
         }
         guard byteCount < output.count else { return false }
@@ -254,10 +259,10 @@ struct CSVParser {
             kind: kind, column: fieldCount + 1, line: line, byteOffset: offset + index)
     }
 
-    private mutating func noteFieldTooLong() {
+    private mutating func noteFieldTooLong(at index: Int) {
         guard malformation == nil else { return }
         malformation = CSVMalformation(
             kind: .fieldTooLong(limit: maxFieldBytes), column: fieldCount + 1, line: line,
-            byteOffset: offset)
+            byteOffset: offset + index)
     }
 }

@@ -69,6 +69,7 @@ public final class CSVReader {
                     continue
                 }
                 outcome = record.ends.withUnsafeMutableBufferPointer { parser!.finish(ends: $0) }
+                if outcome == .inputEmpty { return false }
             } else {
                 let input = UnsafeRawBufferPointer(rebasing: chunk[chunkStart..<chunkEnd])
                 let (result, consumed) = record.bytes.withUnsafeMutableBufferPointer { output in
@@ -88,7 +89,9 @@ public final class CSVReader {
             case .outputFull:
                 grow(&record)
             case .inputEmpty:
-                if atEnd && chunkStart == chunkEnd { return false }
+                // Refill, or finish the record left open once the source has ended: even when the
+                // end was met while gathering the first bytes in `start()`.
+                continue
             }
         }
     }
@@ -110,13 +113,24 @@ public final class CSVReader {
 
     /// Skips a byte-order mark and settles the delimiter before the first record.
     private func start() throws {
-        // Gather at least three bytes, even from one-byte chunks, to see a byte-order mark.
-        while chunkEnd < 3 {
+        // Gather at least three bytes, even from one-byte chunks, to see a byte-order mark; and to
+        // detect the delimiter, the first line as far as the chunk holds it, however short the
+        // source's reads.
+        var lineEnded = false
+        var inQuotes = false
+        while chunkEnd < 3 || (options.delimiter == nil && !lineEnded && chunkEnd < options.chunkSize) {
             let room = min(options.chunkSize, chunk.count - chunkEnd)
             let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: chunk[chunkEnd..<(chunkEnd + room)]))
             if n == 0 {
                 atEnd = true
                 break
+            }
+            for byte in chunk[chunkEnd..<(chunkEnd + n)] where !lineEnded {
+                if byte == UInt8(ascii: "\"") {
+                    inQuotes.toggle()
+                } else if !inQuotes && (byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")) {
+                    lineEnded = true
+                }
             }
             chunkEnd += n
         }
