@@ -37,7 +37,6 @@ let package = Package(
         .testTarget(
             name: "ProductCatalogTests",
             dependencies: ["ProductCatalog"],
-            resources: [.copy("Fixtures")],
             swiftSettings: strictness
         ),
         .testTarget(
