@@ -11,9 +11,8 @@ final class CatalogBuild {
     let livePath: String
     let buildPath: String
     private var connection: Connection?
-    private(set) var insert: Statement?
-    private var lineLookup: Statement?
-    private var lineRecord: Statement?
+    private var insert: Statement?
+    private var multiInsert: Statement?
 
     /// Starts a build for the catalog at `livePath`, clearing what an interrupted build left.
     init(livePath: String) throws {
@@ -28,55 +27,61 @@ final class CatalogBuild {
         self.connection = connection
         try database {
             try connection.execute("""
-                PRAGMA page_size = 8192;
+                PRAGMA page_size = 16384;
                 PRAGMA journal_mode = OFF;
                 PRAGMA synchronous = OFF;
                 PRAGMA locking_mode = EXCLUSIVE;
-                PRAGMA cache_size = -16384;
+                PRAGMA cache_size = -8192;
                 """)
         }
     }
 
-    /// Creates the table and prepares the insert for `columns` (productId first).
-    func createTable(extraColumns: [String], insertColumns: [String], onDuplicate: DuplicatePolicy) throws {
+    /// Rows per multi-row INSERT: one statement step stores this many rows.
+    static let rowsPerStatement = 32
+
+    /// Creates the table and prepares the inserts for `columns` (productId first).
+    ///
+    /// Rows arrive sorted by productId and free of duplicates, so a plain INSERT adds each
+    /// one at the right edge of the table's B-tree. Inserting 32 rows per statement cuts the
+    /// per-statement work (step, reset, VDBE setup) to a thirty-second.
+    func createTable(extraColumns: [String], insertColumns: [String]) throws {
         guard let connection else { return }
         try database {
             try connection.execute(CatalogSchema.createStatements(extraColumns: extraColumns))
-            let names = insertColumns.map(quoteIdentifier)
-            let parameters = (1...names.count).map { "?\($0)" }
-            var sql = "INSERT INTO \(CatalogSchema.table) (\(names.joined(separator: ", "))) VALUES (\(parameters.joined(separator: ", "))) ON CONFLICT (productId) DO "
-            switch onDuplicate {
-            case .last: sql += "UPDATE SET " + names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-            case .first, .fail: sql += "NOTHING"
+            func insertSQL(rows: Int) -> String {
+                let names = insertColumns.map(quoteIdentifier).joined(separator: ", ")
+                let tuples = (0..<rows).map { row in
+                    "(" + (1...insertColumns.count).map { "?\(row * insertColumns.count + $0)" }.joined(separator: ", ") + ")"
+                }
+                return "INSERT INTO \(CatalogSchema.table) (\(names)) VALUES \(tuples.joined(separator: ", "))"
             }
-            insert = try connection.prepare(sql)
-            if onDuplicate == .fail {
-                try connection.execute("CREATE TEMP TABLE import_lines (productId TEXT NOT NULL COLLATE NOCASE PRIMARY KEY, line INTEGER NOT NULL) WITHOUT ROWID")
-                lineRecord = try connection.prepare("INSERT INTO import_lines VALUES (?1, ?2)")
-                lineLookup = try connection.prepare("SELECT line FROM import_lines WHERE productId = ?1")
-            }
+            insert = try connection.prepare(insertSQL(rows: 1))
+            multiInsert = try connection.prepare(insertSQL(rows: Self.rowsPerStatement))
             try connection.execute("BEGIN")
         }
     }
 
-    /// True when the last insert changed no row (its productId was already there).
-    var lastInsertWasDuplicate: Bool { connection?.changes == 0 }
-
-    /// Remembers the line a productId first appeared on (only with `--on-duplicate fail`).
-    func recordLine(_ line: Int, productId: UnsafeBufferPointer<UInt8>) throws {
-        guard let lineRecord else { return }
-        lineRecord.bindText(1, unsafeBytes: productId)
-        lineRecord.bind(2, Int64(line))
-        defer { lineRecord.reset() }
-        try database { try lineRecord.step() }
-    }
-
-    /// The line on which `productId` first appeared.
-    func firstLine(of productId: String) throws -> Int {
-        guard let lineLookup else { return 0 }
-        lineLookup.bind(1, productId)
-        defer { lineLookup.reset() }
-        return try database { try lineLookup.step() ? Int(lineLookup.int64(at: 0)) : 0 }
+    /// Inserts every row of `batch`, `rowsPerStatement` at a time.
+    func insert(_ batch: RowBatch, kinds: UnsafeBufferPointer<Bool>) throws {
+        guard let insert, let multiInsert else { return }
+        let columns = Int32(kinds.count)
+        var index = 0
+        try database {
+            while batch.count - index >= Self.rowsPerStatement {
+                for offset in 0..<Self.rowsPerStatement {
+                    batch.row(index + offset).bind(to: multiInsert, firstParameter: Int32(offset) * columns + 1, kinds: kinds)
+                }
+                try multiInsert.step()
+                multiInsert.reset()
+                index += Self.rowsPerStatement
+            }
+            while index < batch.count {
+                batch.row(index).bind(to: insert, firstParameter: 1, kinds: kinds)
+                try insert.step()
+                insert.reset()
+                index += 1
+            }
+        }
     }
 
     /// Commits the rows so far and begins the next batch.
@@ -90,9 +95,7 @@ final class CatalogBuild {
         return try database {
             try connection.execute("COMMIT")
             insert = nil
-            lineRecord = nil
-            lineLookup = nil
-            try connection.execute("DROP TABLE IF EXISTS temp.import_lines")
+            multiInsert = nil
             let count = try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.table)") ?? 0
             try connection.execute("PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = DELETE;")
             self.connection = nil
@@ -121,8 +124,7 @@ final class CatalogBuild {
     /// Deletes the build file and its journal, leaving the live catalog as it was.
     func abandon() {
         insert = nil
-        lineRecord = nil
-        lineLookup = nil
+        multiInsert = nil
         connection = nil
         try? removeBuildFiles()
     }

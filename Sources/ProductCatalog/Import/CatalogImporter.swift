@@ -43,83 +43,93 @@ public struct CatalogImporter: Sendable {
         } catch {
             throw ImportError.header(source: source.name, error)
         }
-        let binder = ProductRowBinder(mapping: mapping)
+        var checker = ProductRowChecker(mapping: mapping)
 
         let build = try CatalogBuild(livePath: options.databasePath)
         let rejects = RejectsFile(path: options.resolvedRejectsPath, header: mapping.header)
+        /// Stops the current second-core stage when this thread fails.
+        var stopStages: (() -> Void)?
         do {
-            try build.createTable(
-                extraColumns: mapping.extras.map(\.name), insertColumns: binder.columnNames,
-                onDuplicate: options.onDuplicate)
+            try build.createTable(extraColumns: mapping.extras.map(\.name), insertColumns: checker.columnNames)
             var counts = ImportProgress(totalBytes: source.expectedBytes)
             var nextReport = start + options.progressInterval
-            let insert = build.insert!
-            let policy = options.onDuplicate
-            let batchSize = options.batchSize
-            var rowsInBatch = 0
-
             func report(_ phase: ImportProgress.Phase) {
                 counts.phase = phase
                 counts.bytesRead = source.bytesRead
                 counts.elapsed = clock.now - start
                 progress(counts)
             }
+            /// Reports when the interval has passed; checked every 1,024 rows to keep clock reads rare.
+            func reportIfDue(_ phase: ImportProgress.Phase) throws {
+                guard clock.now >= nextReport else { return }
+                if isCancelled() { throw ImportError.cancelled }
+                report(phase)
+                nextReport = clock.now + options.progressInterval
+            }
             report(.loading)
 
+            // 1. Read and check every record; sort the good ones into runs, on a second core.
+            let arenaCapacity = options.sortMemory / 2
+            let sorter = RunSorter(arenaCapacity: arenaCapacity, policy: options.onDuplicate, pathPrefix: build.buildPath)
+            stopStages = sorter.abandon
+            var arena = RowArena(capacity: arenaCapacity)
             while try readNext(reader, into: &record) {
                 counts.rowsRead += 1
                 let line = record.position.line
-                let rejection: String? = try record.withFields { fields in
-                    if let reason = binder.bind(fields, malformation: record.malformation, to: insert) {
-                        try rejects.write(line: line, reason: reason, fields: fields)
-                        return reason
-                    }
-                    try build.database { try insert.step() }
-                    insert.reset()
-                    if policy != .last, build.lastInsertWasDuplicate {
-                        counts.duplicates += 1
-                        if policy == .fail {
-                            let productId = String(decoding: fields[binder.slots[0].column], as: UTF8.self)
-                            throw ImportError.duplicate(
-                                productId: productId, firstLine: try build.firstLine(of: productId), line: line)
-                        }
-                    } else {
-                        counts.rowsInserted += 1
-                        if policy == .fail { try build.recordLine(line, productId: fields[binder.slots[0].column]) }
-                    }
-                    return nil
+                let malformation = record.malformation
+                var outcome = record.withFields { checker.encode($0, malformation: malformation, line: line, into: arena) }
+                if case .arenaFull = outcome {
+                    arena = try sorter.exchange(arena)
+                    outcome = record.withFields { checker.encode($0, malformation: malformation, line: line, into: arena) }
+                    if case .arenaFull = outcome { outcome = .rejected("the row is larger than the import's sort memory") }
                 }
-                if rejection != nil {
+                if case .rejected(let reason) = outcome {
+                    try record.withFields { try rejects.write(line: line, reason: reason, fields: $0) }
                     counts.rowsRejected += 1
                     if counts.rowsRejected > options.maxErrors {
                         throw ImportError.tooManyRejects(limit: options.maxErrors, line: line, rejectsPath: rejects.path)
                     }
                 }
-                rowsInBatch += 1
-                if rowsInBatch == batchSize {
-                    rowsInBatch = 0
-                    try build.commitBatch()
-                }
-                if counts.rowsRead & 1023 == 0, clock.now >= nextReport {
-                    if isCancelled() { throw ImportError.cancelled }
-                    report(.loading)
-                    nextReport = clock.now + options.progressInterval
+                if counts.rowsRead & 1023 == 0 { try reportIfDue(.loading) }
+            }
+            try rejects.finish()
+            let (runs, duplicatesInRuns) = try sorter.finish(last: arena)
+            counts.duplicates = duplicatesInRuns
+            if isCancelled() { throw ImportError.cancelled }
+            report(.writing)
+
+            // 2. Merge the runs in productId order on the second core; insert them on this one.
+            let stream = RowBatchStream(runs: runs, policy: options.onDuplicate)
+            stopStages = stream.abandon
+            var rowsInTransaction = 0
+            try checker.priceSlots.withUnsafeBufferPointer { kinds in
+                while let batch = try stream.next() {
+                    try build.insert(batch, kinds: kinds)
+                    counts.rowsInserted += batch.count
+                    rowsInTransaction += batch.count
+                    stream.recycle(batch)
+                    if rowsInTransaction >= options.batchSize {
+                        rowsInTransaction = 0
+                        try build.commitBatch()
+                    }
+                    try reportIfDue(.writing)
                 }
             }
-            if isCancelled() { throw ImportError.cancelled }
-            counts.bytesRead = source.bytesRead
+            counts.duplicates += try stream.finish()
+            stopStages = nil
             report(.finishing)
+
+            // 3. Make the new file durable and swap it in.
             let stored = try build.finish()
-            let accepted = counts.rowsRead - counts.rowsRejected
-            try rejects.finish()
             try build.install()
             let summary = ImportSummary(
                 rowsRead: counts.rowsRead, rowsInserted: stored, rowsRejected: counts.rowsRejected,
-                duplicates: accepted - stored, bytesRead: source.bytesRead, elapsed: clock.now - start,
+                duplicates: counts.duplicates, bytesRead: source.bytesRead, elapsed: clock.now - start,
                 databasePath: options.databasePath, rejectsPath: counts.rowsRejected > 0 ? rejects.path : nil)
             progress(summary.progress)
             return summary
         } catch {
+            stopStages?()
             build.abandon()
             try? rejects.finish()
             throw error

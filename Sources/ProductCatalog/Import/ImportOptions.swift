@@ -16,8 +16,10 @@ public struct ImportOptions: Sendable {
     public var maxFieldBytes: Int
     /// Bytes read from the source at a time.
     public var chunkSize: Int
-    /// Rows per transaction while loading.
+    /// Rows per transaction while writing.
     public var batchSize: Int
+    /// Memory for sorting rows by productId; larger inputs are sorted in runs of this size on disk.
+    public var sortMemory: Int
     /// How often progress is reported.
     public var progressInterval: Duration
 
@@ -30,7 +32,8 @@ public struct ImportOptions: Sendable {
         maxErrors: Int = 1_000,
         maxFieldBytes: Int = 1 << 20,
         chunkSize: Int = 1 << 20,
-        batchSize: Int = 50_000,
+        batchSize: Int = 100_000,
+        sortMemory: Int = 24 << 20,
         progressInterval: Duration = .milliseconds(100)
     ) {
         self.databasePath = databasePath
@@ -42,6 +45,7 @@ public struct ImportOptions: Sendable {
         self.maxFieldBytes = maxFieldBytes
         self.chunkSize = chunkSize
         self.batchSize = batchSize
+        self.sortMemory = sortMemory
         self.progressInterval = progressInterval
     }
 

@@ -2,18 +2,24 @@
 public struct ImportProgress: Sendable, Equatable {
     /// What the import is doing.
     public enum Phase: String, Sendable, Equatable {
-        case loading, finishing, finished
+        /// Reading and checking the input, sorting good rows by productId.
+        case loading
+        /// Writing the sorted rows into the new catalog.
+        case writing
+        /// Making the new catalog durable and swapping it in.
+        case finishing
+        /// Done: the counters are exact.
+        case finished
     }
 
     public var phase: Phase
     /// Data records read (the header excluded).
     public var rowsRead: Int
-    /// Rows accepted into the catalog so far. With `--on-duplicate last`, a row that a later row
-    /// replaces still counts here until the import finishes and the duplicates are known.
+    /// Rows written to the catalog so far: they are written once the whole input is read.
     public var rowsInserted: Int
     /// Rows written to the rejects file.
     public var rowsRejected: Int
-    /// Rows dropped or replaced because their productId came again; exact once finished.
+    /// Rows collapsed because their productId came again; exact once finished.
     public var duplicates: Int
     /// Input bytes read.
     public var bytesRead: Int

@@ -28,6 +28,40 @@ import Testing
         #expect(try fixture.allProducts().map(\.title) == ["third", "only"])
     }
 
+    @Test(arguments: [1 << 8, 1 << 10, 1 << 20])
+    func duplicatesCollapseTheSameWayWithinAndAcrossSortedRuns(sortMemory: Int) throws {
+        var random = SeededRandomGenerator(seed: 11)
+        var rows: [(id: String, title: String)] = []
+        for line in 0..<2_000 {
+            let id = ["K", "k"].randomElement(using: &random)! + String(Int.random(in: 0..<500, using: &random))
+            rows.append((id, "t\(line)"))
+        }
+        let csv = "sku,name\n" + rows.map { "\($0.id),\($0.title)\n" }.joined()
+        for policy in [DuplicatePolicy.last, .first] {
+            var fixture = try CatalogFixture()
+            fixture.options.sortMemory = sortMemory
+            fixture.options.onDuplicate = policy
+            let summary = try fixture.importCSV(csv)
+            var expected: [String: String] = [:]
+            for row in rows where policy == .last || expected[row.id.lowercased()] == nil {
+                expected[row.id.lowercased()] = row.title
+            }
+            #expect(summary.rowsInserted == expected.count)
+            #expect(summary.duplicates == rows.count - expected.count)
+            let products = try fixture.allProducts(pageSize: 50)
+            #expect(Dictionary(uniqueKeysWithValues: products.map { ($0.productId.lowercased(), $0.title!) }) == expected)
+            #expect(products.map { $0.productId.lowercased() } == expected.keys.sorted())
+        }
+    }
+
+    @Test func aRowLargerThanTheSortMemoryIsRejectedNotLost() throws {
+        var fixture = try CatalogFixture()
+        fixture.options.sortMemory = 64
+        let summary = try fixture.importCSV("sku,name\nA1,short\nA2,\(String(repeating: "x", count: 100))\n")
+        #expect(summary.rowsInserted == 1 && summary.rowsRejected == 1)
+        #expect(try fixture.rejects()[1][1] == "the row is larger than the import's sort memory")
+    }
+
     @Test func onDuplicateFirstKeepsTheFirstRow() throws {
         var fixture = try CatalogFixture()
         fixture.options.onDuplicate = .first

@@ -8,6 +8,8 @@ struct CatalogFixture {
     init() throws {
         directory = try TemporaryDirectory()
         options = ImportOptions(databasePath: directory.file("catalog.sqlite"))
+        // Small enough that most tests sort in several runs and merge them from disk.
+        options.sortMemory = 1 << 10
     }
 
     var databasePath: String { options.databasePath }

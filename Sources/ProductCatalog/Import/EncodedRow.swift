@@ -1,0 +1,91 @@
+/// A checked row in the compact binary form that sorted runs hold between parsing and inserting.
+///
+/// Layout, native byte order: `[length: UInt32]` for the rest, `[line: Int64]`, then per
+/// statement parameter `[count: UInt32][bytes]`, where a price is its cents as 8 bytes and
+/// `UInt32.max` marks NULL. Parameter 1 is always the productId.
+struct EncodedRow {
+    /// The first byte of the row (its length word).
+    let base: UnsafeRawPointer
+
+    static let nullMarker = UInt32.max
+    static let headerSize = MemoryLayout<UInt32>.size + MemoryLayout<Int64>.size
+
+    @inline(__always)
+    init(_ base: UnsafeRawPointer) {
+        self.base = base
+    }
+
+    /// Bytes after the length word.
+    @inline(__always)
+    var length: Int { Int(base.loadUnaligned(as: UInt32.self)) }
+
+    /// Bytes including the length word.
+    @inline(__always)
+    var totalSize: Int { length + MemoryLayout<UInt32>.size }
+
+    /// The input line the row came from.
+    @inline(__always)
+    var line: Int { Int(base.loadUnaligned(fromByteOffset: 4, as: Int64.self)) }
+
+    /// The productId's bytes.
+    @inline(__always)
+    var key: UnsafeRawBufferPointer {
+        let count = Int(base.loadUnaligned(fromByteOffset: Self.headerSize, as: UInt32.self))
+        return UnsafeRawBufferPointer(start: base + Self.headerSize + 4, count: count)
+    }
+
+    /// The first eight bytes of the key, ASCII-folded, big-endian: a quick first comparison.
+    @inline(__always)
+    var keyPrefix: UInt64 {
+        let key = self.key
+        var prefix: UInt64 = 0
+        for index in 0..<8 {
+            let byte: UInt8 = index < key.count ? PrefixRange.fold(key[index]) : 0
+            prefix = prefix << 8 | UInt64(byte)
+        }
+        return prefix
+    }
+
+    /// Binds every parameter to `statement` starting at `firstParameter`; the bytes must outlive the step.
+    @inline(__always)
+    func bind(to statement: Statement, firstParameter: Int32, kinds: UnsafeBufferPointer<Bool>) {
+        var cursor = base + Self.headerSize
+        for (index, isPrice) in kinds.enumerated() {
+            let count = cursor.loadUnaligned(as: UInt32.self)
+            cursor += 4
+            let parameter = firstParameter + Int32(index)
+            if count == Self.nullMarker {
+                statement.bindNull(parameter)
+            } else if isPrice {
+                statement.bind(parameter, cursor.loadUnaligned(as: Int64.self))
+                cursor += 8
+            } else {
+                let bytes = UnsafeBufferPointer(start: cursor.assumingMemoryBound(to: UInt8.self), count: Int(count))
+                statement.bindText(parameter, unsafeBytes: bytes)
+                cursor += Int(count)
+            }
+        }
+    }
+
+    /// Orders rows by productId as `NOCASE` does, then by line: the order the catalog stores.
+    @inline(__always)
+    static func precedes(_ a: EncodedRow, _ aPrefix: UInt64, _ b: EncodedRow, _ bPrefix: UInt64) -> Bool {
+        if aPrefix != bPrefix { return aPrefix < bPrefix }
+        let order = compareKeys(a.key, b.key)
+        return order != 0 ? order < 0 : a.line < b.line
+    }
+
+    /// `NOCASE` comparison of two keys: negative, zero or positive.
+    @inline(__always)
+    static func compareKeys(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let count = min(a.count, b.count)
+        var index = 0
+        while index < count {
+            let x = PrefixRange.fold(a[index])
+            let y = PrefixRange.fold(b[index])
+            if x != y { return Int(x) - Int(y) }
+            index += 1
+        }
+        return a.count - b.count
+    }
+}
