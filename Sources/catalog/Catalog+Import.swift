@@ -35,6 +35,9 @@ extension Catalog {
         @Option(help: "Stop, leaving the catalog unchanged, after this many rejected rows.")
         var maxErrors = 1_000
 
+        @Option(help: "Memory for sorting rows by productId, in MiB; larger files are sorted in runs on disk.")
+        var sortMemory = ImportOptions().sortMemory >> 20
+
         @Option(help: "The field delimiter: , ; tab or | (default: detected from the header line).")
         var delimiter: String?
 
@@ -45,6 +48,7 @@ extension Catalog {
             _ = try parsedColumns()
             _ = try parsedDelimiter()
             guard maxErrors >= 0 else { throw ValidationError("--max-errors must be 0 or more.") }
+            guard (2...4096).contains(sortMemory) else { throw ValidationError("--sort-memory must be between 2 and 4096 (MiB).") }
         }
 
         func run() async throws {
@@ -54,6 +58,7 @@ extension Catalog {
             options.onDuplicate = onDuplicate
             options.rejectsPath = rejects
             options.maxErrors = maxErrors
+            options.sortMemory = sortMemory << 20
 
             let job = CatalogImporter(options: options).start(input: InputSource(argument: file))
             var display = ProgressDisplay(json: json)

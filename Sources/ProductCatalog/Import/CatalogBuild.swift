@@ -31,7 +31,7 @@ final class CatalogBuild {
                 PRAGMA journal_mode = OFF;
                 PRAGMA synchronous = OFF;
                 PRAGMA locking_mode = EXCLUSIVE;
-                PRAGMA cache_size = -8192;
+                PRAGMA cache_size = -2048;
                 """)
         }
     }

@@ -33,7 +33,7 @@ public struct ImportOptions: Sendable {
         maxFieldBytes: Int = 1 << 20,
         chunkSize: Int = 1 << 20,
         batchSize: Int = 100_000,
-        sortMemory: Int = 24 << 20,
+        sortMemory: Int = 16 << 20,
         progressInterval: Duration = .milliseconds(100)
     ) {
         self.databasePath = databasePath

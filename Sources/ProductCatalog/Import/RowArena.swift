@@ -5,7 +5,7 @@
 final class RowArena {
     /// Where a row sits, with its key's first bytes for quick comparisons.
     struct Entry {
-        var prefix: UInt64
+        var prefix: KeyPrefix
         var offset: Int
     }
 

@@ -1,77 +1,111 @@
 /// Merges sorted runs into one stream in catalog order, one row per productId.
 ///
 /// Each run is already free of duplicates (``RowArena/removeDuplicates(_:)``), and runs hold
-/// consecutive stretches of the input, so rows with one key meet here in line order. A binary
-/// heap of run cursors keeps the merge at O(log runs) per row.
+/// consecutive stretches of the input, so rows with one key meet here in line order. The heap
+/// holds plain values (a row's address and key prefix, and its run's number), so sifting
+/// touches no reference counts; a run is asked for its next row once per row it gives.
 final class RowMerger {
-    private var heap: [any SortedRun]
+    private struct Head {
+        var prefix: KeyPrefix
+        var row: EncodedRow
+        var run: Int
+    }
+
+    private let runs: [any SortedRun]
+    private var heap: [Head]
     private let policy: DuplicatePolicy
     /// Rows dropped here because another run had the same productId.
     private(set) var duplicates = 0
 
     init(runs: [any SortedRun], policy: DuplicatePolicy) {
+        self.runs = runs
         self.policy = policy
-        heap = []
-        heap.reserveCapacity(runs.count)
-        for run in runs { push(run) }
+        heap = runs.indices.map { Head(prefix: runs[$0].currentPrefix, row: runs[$0].current, run: $0) }
+        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) {
+            Self.siftDown(&heap, from: index)
+        }
     }
 
     /// Calls `body` with each row in order; the row is valid only during the call.
     func forEach(_ body: (EncodedRow) throws -> Void) throws {
-        while var run = pop() {
-            // Settle every other run's row with the same productId before writing this one.
-            while let other = heap.first, Self.sameKey(run, other) {
+        var heap = self.heap
+        defer { self.heap = heap }
+        while !heap.isEmpty {
+            var top = heap[0]
+            // Settle the other runs' rows with the same productId before writing this one.
+            while let other = Self.secondSmallest(heap), Self.sameKey(top, heap[other]) {
                 duplicates += 1
                 switch policy {
                 case .fail:
-                    throw ImportError.duplicate(run.current, other.current)
+                    throw ImportError.duplicate(top.row, heap[other].row)
                 case .first:
-                    let dropped = pop()!
-                    if try dropped.advance() { push(dropped) }
+                    try advance(&heap, at: other)
                 case .last:
-                    if try run.advance() { push(run) }
-                    run = pop()!
+                    try advance(&heap, at: 0)
+                    top = heap[0]
                 }
             }
-            try body(run.current)
-            if try run.advance() { push(run) }
+            try body(top.row)
+            try advance(&heap, at: 0)
         }
     }
 
-    private static func sameKey(_ a: any SortedRun, _ b: any SortedRun) -> Bool {
-        a.currentPrefix == b.currentPrefix && EncodedRow.compareKeys(a.current.key, b.current.key) == 0
+    /// Moves run `heap[index]` to its next row, or drops it when it has none, and restores the heap.
+    private func advance(_ heap: inout [Head], at index: Int) throws {
+        let run = runs[heap[index].run]
+        if try run.advance() {
+            heap[index].row = run.current
+            heap[index].prefix = run.currentPrefix
+        } else {
+            heap.swapAt(index, heap.count - 1)
+            heap.removeLast()
+            guard index < heap.count else { return }
+        }
+        Self.siftUp(&heap, from: index)
+        Self.siftDown(&heap, from: index)
+    }
+
+    /// The position of the smallest head after the top: one of the top's children.
+    @inline(__always)
+    private static func secondSmallest(_ heap: [Head]) -> Int? {
+        switch heap.count {
+        case 0, 1: return nil
+        case 2: return 1
+        default: return precedes(heap[2], heap[1]) ? 2 : 1
+        }
     }
 
     @inline(__always)
-    private static func precedes(_ a: any SortedRun, _ b: any SortedRun) -> Bool {
-        EncodedRow.precedes(a.current, a.currentPrefix, b.current, b.currentPrefix)
+    private static func sameKey(_ a: Head, _ b: Head) -> Bool {
+        a.prefix == b.prefix && EncodedRow.compareKeys(a.row.key, b.row.key) == 0
     }
 
-    private func push(_ run: any SortedRun) {
-        heap.append(run)
-        var child = heap.count - 1
+    @inline(__always)
+    private static func precedes(_ a: Head, _ b: Head) -> Bool {
+        EncodedRow.precedes(a.row, a.prefix, b.row, b.prefix)
+    }
+
+    private static func siftUp(_ heap: inout [Head], from index: Int) {
+        var child = index
         while child > 0 {
             let parent = (child - 1) / 2
-            guard Self.precedes(heap[child], heap[parent]) else { break }
+            guard precedes(heap[child], heap[parent]) else { return }
             heap.swapAt(child, parent)
             child = parent
         }
     }
 
-    private func pop() -> (any SortedRun)? {
-        guard !heap.isEmpty else { return nil }
-        heap.swapAt(0, heap.count - 1)
-        let top = heap.removeLast()
-        var parent = 0
+    private static func siftDown(_ heap: inout [Head], from index: Int) {
+        var parent = index
+        let count = heap.count
         while true {
             let left = 2 * parent + 1
-            guard left < heap.count else { break }
+            guard left < count else { return }
             var smallest = left
-            if left + 1 < heap.count, Self.precedes(heap[left + 1], heap[left]) { smallest = left + 1 }
-            guard Self.precedes(heap[smallest], heap[parent]) else { break }
+            if left + 1 < count, precedes(heap[left + 1], heap[left]) { smallest = left + 1 }
+            guard precedes(heap[smallest], heap[parent]) else { return }
             heap.swapAt(smallest, parent)
             parent = smallest
         }
-        return top
     }
 }

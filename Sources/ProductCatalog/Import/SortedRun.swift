@@ -9,7 +9,7 @@ protocol SortedRun: AnyObject {
     /// The row under the cursor; valid until ``advance()``.
     var current: EncodedRow { get }
     /// ``current``'s key prefix.
-    var currentPrefix: UInt64 { get }
+    var currentPrefix: KeyPrefix { get }
     /// Moves to the next row; false at the end.
     func advance() throws -> Bool
 }
@@ -26,7 +26,7 @@ final class MemoryRun: SortedRun {
     }
 
     var current: EncodedRow { arena.row(index) }
-    var currentPrefix: UInt64 { arena.entries[index].prefix }
+    var currentPrefix: KeyPrefix { arena.entries[index].prefix }
 
     func advance() throws -> Bool {
         index += 1
@@ -44,10 +44,10 @@ final class FileRun: SortedRun {
     private var end = 0
     private var fileOffset = 0
     private var fileSize = 0
-    private(set) var currentPrefix: UInt64 = 0
+    private(set) var currentPrefix = KeyPrefix(high: 0, low: 0)
 
     /// Writes the arena's rows, in entry order, to a new file next to `pathPrefix`.
-    init(writing arena: RowArena, pathPrefix: String, number: Int, bufferCapacity: Int = 256 << 10) throws {
+    init(writing arena: RowArena, pathPrefix: String, number: Int, bufferCapacity: Int = 64 << 10) throws {
         path = "\(pathPrefix).run\(number)"
         let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw ByteSourceError(source: path, reason: FileByteSource.describe(errno: errno)) }
