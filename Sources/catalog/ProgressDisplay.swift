@@ -8,7 +8,8 @@ struct ProgressDisplay {
     }
 
     let style: Style
-    private var lastPlainLine = ContinuousClock.now - .seconds(10)
+    /// In plain mode the first line comes after a second: a quick import prints only its summary.
+    private var lastPlainLine = ContinuousClock.now
 
     init(json: Bool) {
         if json {
