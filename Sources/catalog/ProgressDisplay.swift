@@ -22,7 +22,7 @@ struct ProgressDisplay {
     mutating func show(_ progress: ImportProgress) {
         switch style {
         case .json:
-            Terminal.standardOutput.write(JSONLine.progress(progress) + "\n")
+            Terminal.standardOutput.write(ImportEvent.progress(progress).jsonValue.serialized + "\n")
         case .live:
             Terminal.standardError.write("\r" + Self.line(progress) + "\u{1B}[K")
         case .plain:
@@ -64,42 +64,5 @@ struct ProgressDisplay {
 extension String {
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
-    }
-}
-
-/// The `--json` event lines of `catalog import`.
-enum JSONLine {
-    static func progress(_ progress: ImportProgress) -> String {
-        JSONValue.object([
-            "event": .string("progress"),
-            "phase": .string(progress.phase.rawValue),
-            "rowsRead": .int(progress.rowsRead),
-            "rowsInserted": .int(progress.rowsInserted),
-            "rowsRejected": .int(progress.rowsRejected),
-            "duplicates": .int(progress.duplicates),
-            "bytesRead": .int(progress.bytesRead),
-            "totalBytes": progress.totalBytes.map(JSONValue.int) ?? .null,
-            "seconds": .double(progress.elapsed.seconds),
-            "rowsPerSecond": .double(progress.rowsPerSecond.rounded()),
-            "etaSeconds": progress.estimatedTimeRemaining.map { .double($0.seconds) } ?? .null,
-        ]).serialized
-    }
-
-    static func finished(_ summary: ImportSummary) -> String {
-        JSONValue.object([
-            "event": .string("finished"),
-            "rowsRead": .int(summary.rowsRead),
-            "rowsInserted": .int(summary.rowsInserted),
-            "rowsRejected": .int(summary.rowsRejected),
-            "duplicates": .int(summary.duplicates),
-            "bytesRead": .int(summary.bytesRead),
-            "seconds": .double(summary.elapsed.seconds),
-            "database": .string(summary.databasePath),
-            "rejects": .string(summary.rejectsPath),
-        ]).serialized
-    }
-
-    static func failed(_ message: String) -> String {
-        JSONValue.object(["event": .string("failed"), "message": .string(message)]).serialized
     }
 }

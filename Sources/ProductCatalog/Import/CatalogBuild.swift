@@ -7,22 +7,23 @@
 /// journal, closed, fsynced, and renamed over the live catalog while an exclusive lock on the
 /// old file keeps writers out and rolls back any hot journal of the old file first: a
 /// `-journal` left beside the path could otherwise be replayed into the new file.
-final class CatalogBuild {
+final class CatalogBuild: CatalogWriter {
     let livePath: String
     let buildPath: String
     private var connection: Connection?
-    private var insert: Statement?
-    private var multiInsert: Statement?
+    private var inserter: BatchInserter?
 
     /// Starts a build for the catalog at `livePath`, clearing what an interrupted build left.
-    init(livePath: String) throws {
+    ///
+    /// The caller holds the catalog's ``ImportLock``, so no other import is using the build file.
+    init(livePath: String, maxPages: Int? = nil) throws {
         self.livePath = livePath
         buildPath = livePath + ".importing"
-        switch try CatalogSchema.kind(ofFileAt: livePath) {
-        case .missing, .empty, .catalog: break
-        case .otherDatabase, .notADatabase: throw ImportError.catalog(.notACatalog(path: livePath))
+        do {
+            try removeBuildFiles()
+        } catch let error as ByteSourceError {
+            throw ImportError.destination(error)
         }
-        try removeBuildFiles()
         let connection = try database { try Connection(path: buildPath, mode: .create) }
         self.connection = connection
         try database {
@@ -33,55 +34,25 @@ final class CatalogBuild {
                 PRAGMA locking_mode = EXCLUSIVE;
                 PRAGMA cache_size = -2048;
                 """)
+            if let maxPages { _ = try connection.scalarInt("PRAGMA max_page_count = \(maxPages)") }
         }
     }
 
-    /// Rows per multi-row INSERT: one statement step stores this many rows.
-    static let rowsPerStatement = 32
-
-    /// Creates the table and prepares the inserts for `columns` (productId first).
+    /// Creates the table and prepares the inserts for `insertColumns` (productId first).
     ///
     /// Rows arrive sorted by productId and free of duplicates, so a plain INSERT adds each
-    /// one at the right edge of the table's B-tree. Inserting 32 rows per statement cuts the
-    /// per-statement work (step, reset, VDBE setup) to a thirty-second.
+    /// one at the right edge of the table's B-tree.
     func createTable(extraColumns: [String], insertColumns: [String]) throws {
         guard let connection else { return }
         try database {
             try connection.execute(CatalogSchema.createStatements(extraColumns: extraColumns))
-            func insertSQL(rows: Int) -> String {
-                let names = insertColumns.map(quoteIdentifier).joined(separator: ", ")
-                let tuples = (0..<rows).map { row in
-                    "(" + (1...insertColumns.count).map { "?\(row * insertColumns.count + $0)" }.joined(separator: ", ") + ")"
-                }
-                return "INSERT INTO \(CatalogSchema.table) (\(names)) VALUES \(tuples.joined(separator: ", "))"
-            }
-            insert = try connection.prepare(insertSQL(rows: 1))
-            multiInsert = try connection.prepare(insertSQL(rows: Self.rowsPerStatement))
+            inserter = try BatchInserter(connection: connection, columns: insertColumns)
             try connection.execute("BEGIN")
         }
     }
 
-    /// Inserts every row of `batch`, `rowsPerStatement` at a time.
     func insert(_ batch: RowBatch, kinds: UnsafeBufferPointer<Bool>) throws {
-        guard let insert, let multiInsert else { return }
-        let columns = Int32(kinds.count)
-        var index = 0
-        try database {
-            while batch.count - index >= Self.rowsPerStatement {
-                for offset in 0..<Self.rowsPerStatement {
-                    batch.row(index + offset).bind(to: multiInsert, firstParameter: Int32(offset) * columns + 1, kinds: kinds)
-                }
-                try multiInsert.step()
-                multiInsert.reset()
-                index += Self.rowsPerStatement
-            }
-            while index < batch.count {
-                batch.row(index).bind(to: insert, firstParameter: 1, kinds: kinds)
-                try insert.step()
-                insert.reset()
-                index += 1
-            }
-        }
+        try database { try inserter?.insert(batch, kinds: kinds) }
     }
 
     /// Commits the rows so far and begins the next batch.
@@ -94,8 +65,7 @@ final class CatalogBuild {
         guard let connection else { return 0 }
         return try database {
             try connection.execute("COMMIT")
-            insert = nil
-            multiInsert = nil
+            inserter = nil
             let count = try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.table)") ?? 0
             try connection.execute("PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = DELETE;")
             self.connection = nil
@@ -108,10 +78,19 @@ final class CatalogBuild {
         try FileSystem.sync(buildPath)
         var live: Connection?
         if try FileSystem.size(ofFileAt: livePath) != nil {
-            // Wait out readers and writers of the old file; taking the lock also rolls back
-            // any hot journal of the old file, so no journal is left for the new one to meet.
             let connection = try database { try Connection(path: livePath, mode: .readWrite) }
             connection.setBusyTimeout(milliseconds: 30_000)
+            // A `-wal` beside the path would be read into the new file: fold it back first.
+            if try FileSystem.size(ofFileAt: livePath + "-wal") != nil {
+                connection.setBusyTimeout(milliseconds: 2_000)
+                _ = try? connection.scalarText("PRAGMA journal_mode = DELETE")
+                guard try FileSystem.size(ofFileAt: livePath + "-wal") == nil else {
+                    throw ImportError.catalogInUse(path: livePath)
+                }
+                connection.setBusyTimeout(milliseconds: 30_000)
+            }
+            // Wait out readers and writers of the old file; taking the lock also rolls back
+            // any hot journal of the old file, so no journal is left for the new one to meet.
             try database { try connection.execute("BEGIN EXCLUSIVE") }
             live = connection
         }
@@ -123,8 +102,7 @@ final class CatalogBuild {
 
     /// Deletes the build file and its journal, leaving the live catalog as it was.
     func abandon() {
-        insert = nil
-        multiInsert = nil
+        inserter = nil
         connection = nil
         try? removeBuildFiles()
     }
@@ -132,14 +110,5 @@ final class CatalogBuild {
     private func removeBuildFiles() throws {
         try FileSystem.removeIfPresent(buildPath)
         try FileSystem.removeIfPresent(buildPath + "-journal")
-    }
-
-    /// Runs `body`, naming the database in any SQLite error.
-    func database<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as SQLiteError {
-            throw ImportError.database(path: livePath, error)
-        }
     }
 }

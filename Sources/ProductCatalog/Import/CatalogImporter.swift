@@ -27,15 +27,15 @@ public struct CatalogImporter: Sendable {
     ) throws -> ImportSummary {
         let clock = ContinuousClock()
         let start = clock.now
+        let lock = try ImportLock(databasePath: options.databasePath)
+        defer { withExtendedLifetime(lock) {} }
+        try checkDestination()
+
+        let source = options.encoding == .utf8 ? source : TranscodingByteSource(source, encoding: options.encoding)
         let reader = CSVReader(source: source, options: CSVReader.Options(
             delimiter: options.delimiter, chunkSize: options.chunkSize, maxFieldBytes: options.maxFieldBytes))
-
         var record = CSVRecord()
-        do {
-            guard try reader.readRecord(into: &record) else { throw ImportError.emptyInput(source: source.name) }
-        } catch let error as ByteSourceError {
-            throw ImportError.source(error)
-        }
+        guard try readNext(reader, into: &record) else { throw ImportError.emptyInput(source: source.name) }
         if let malformation = record.malformation { throw ImportError.malformedHeader(source: source.name, malformation) }
         let mapping: HeaderMapping
         do {
@@ -44,33 +44,32 @@ public struct CatalogImporter: Sendable {
             throw ImportError.header(source: source.name, error)
         }
         var checker = ProductRowChecker(mapping: mapping)
-
-        let build = try CatalogBuild(livePath: options.databasePath)
         let rejects = RejectsFile(path: options.resolvedRejectsPath, header: mapping.header)
-        /// Stops the current second-core stage when this thread fails.
-        var stopStages: (() -> Void)?
-        do {
-            try build.createTable(extraColumns: mapping.extras.map(\.name), insertColumns: checker.columnNames)
-            var counts = ImportProgress(totalBytes: source.expectedBytes)
-            var nextReport = start + options.progressInterval
-            func report(_ phase: ImportProgress.Phase) {
-                counts.phase = phase
-                counts.bytesRead = source.bytesRead
-                counts.elapsed = clock.now - start
-                progress(counts)
-            }
-            /// Reports when the interval has passed; checked every 1,024 rows to keep clock reads rare.
-            func reportIfDue(_ phase: ImportProgress.Phase) throws {
-                guard clock.now >= nextReport else { return }
-                if isCancelled() { throw ImportError.cancelled }
-                report(phase)
-                nextReport = clock.now + options.progressInterval
-            }
-            report(.loading)
+        var counts = ImportProgress(totalBytes: source.expectedBytes)
+        var nextReport = start + options.progressInterval
+        func report(_ phase: ImportProgress.Phase) {
+            counts.phase = phase
+            counts.bytesRead = source.bytesRead
+            counts.elapsed = clock.now - start
+            progress(counts)
+        }
+        /// Reports when the interval has passed; called every 1,024 rows or so, to keep clock reads rare.
+        func reportIfDue(_ phase: ImportProgress.Phase) throws {
+            guard clock.now >= nextReport else { return }
+            if isCancelled() { throw ImportError.cancelled }
+            report(phase)
+            nextReport = clock.now + options.progressInterval
+        }
+        report(.loading)
 
+        // Stops whatever runs on the second core, and the writer, when this thread fails.
+        var stopStages: (() -> Void)?
+        var writer: (any CatalogWriter)?
+        do {
             // 1. Read and check every record; sort the good ones into runs, on a second core.
             let arenaCapacity = options.sortMemory / 2
-            let sorter = RunSorter(arenaCapacity: arenaCapacity, policy: options.onDuplicate, pathPrefix: build.buildPath)
+            let sorter = RunSorter(
+                arenaCapacity: arenaCapacity, policy: options.onDuplicate, pathPrefix: options.databasePath + ".importing")
             stopStages = sorter.abandon
             var arena = RowArena(capacity: arenaCapacity)
             while try readNext(reader, into: &record) {
@@ -98,41 +97,73 @@ public struct CatalogImporter: Sendable {
             if isCancelled() { throw ImportError.cancelled }
             report(.writing)
 
-            // 2. Merge the runs in productId order on the second core; insert them on this one.
+            // 2. Merge the runs in productId order on the second core; write them on this one.
+            let target = try makeWriter(extraColumns: mapping.extras.map(\.name), insertColumns: checker.columnNames)
+            writer = target
             let stream = RowBatchStream(runs: runs, policy: options.onDuplicate)
             stopStages = stream.abandon
             var rowsInTransaction = 0
             try checker.priceSlots.withUnsafeBufferPointer { kinds in
                 while let batch = try stream.next() {
-                    try build.insert(batch, kinds: kinds)
+                    try target.insert(batch, kinds: kinds)
                     counts.rowsInserted += batch.count
                     rowsInTransaction += batch.count
                     stream.recycle(batch)
                     if rowsInTransaction >= options.batchSize {
                         rowsInTransaction = 0
-                        try build.commitBatch()
+                        try target.commitBatch()
                     }
                     try reportIfDue(.writing)
                 }
             }
             counts.duplicates += try stream.finish()
             stopStages = nil
+            if isCancelled() { throw ImportError.cancelled }
             report(.finishing)
 
-            // 3. Make the new file durable and swap it in.
-            let stored = try build.finish()
-            try build.install()
+            // 3. Commit, and for a replacement make the new file durable and swap it in.
+            let stored = try target.finish()
+            try target.install()
+            let added = (target as? CatalogUpsert).map { stored - $0.productsBefore } ?? stored
             let summary = ImportSummary(
-                rowsRead: counts.rowsRead, rowsInserted: stored, rowsRejected: counts.rowsRejected,
-                duplicates: counts.duplicates, bytesRead: source.bytesRead, elapsed: clock.now - start,
+                rowsRead: counts.rowsRead, rowsInserted: counts.rowsInserted, rowsUpdated: counts.rowsInserted - added,
+                rowsRejected: counts.rowsRejected, duplicates: counts.duplicates, productsInCatalog: stored,
+                bytesRead: source.bytesRead, elapsed: clock.now - start,
                 databasePath: options.databasePath, rejectsPath: counts.rowsRejected > 0 ? rejects.path : nil)
             progress(summary.progress)
             return summary
         } catch {
             stopStages?()
-            build.abandon()
+            writer?.abandon()
             try? rejects.finish()
             throw error
+        }
+    }
+
+    /// Fails early, before reading the input, when the import could not end well.
+    private func checkDestination() throws {
+        switch try CatalogSchema.kind(ofFileAt: options.databasePath) {
+        case .catalog: break
+        case .missing, .empty:
+            if options.mode == .upsert { throw ImportError.catalog(.noCatalog(path: options.databasePath)) }
+        case .otherDatabase, .notADatabase:
+            throw ImportError.catalog(.notACatalog(path: options.databasePath))
+        }
+    }
+
+    private func makeWriter(extraColumns: [String], insertColumns: [String]) throws -> any CatalogWriter {
+        switch options.mode {
+        case .replace:
+            let build = try CatalogBuild(livePath: options.databasePath, maxPages: options.maxDatabasePages)
+            do {
+                try build.createTable(extraColumns: extraColumns, insertColumns: insertColumns)
+            } catch {
+                build.abandon()
+                throw error
+            }
+            return build
+        case .upsert:
+            return try CatalogUpsert(livePath: options.databasePath, extraColumns: extraColumns, insertColumns: insertColumns)
         }
     }
 

@@ -2,8 +2,12 @@
 public struct ImportOptions: Sendable {
     /// The catalog file to create or replace.
     public var databasePath: String
+    /// Whether the file replaces the catalog or updates it.
+    public var mode: ImportMode
     /// Header names for fields, given by hand (`--column productId="Variant SKU"`).
     public var columns: [ProductField: String]
+    /// The input's text encoding; others than UTF-8 are transcoded as they stream.
+    public var encoding: TextEncoding
     /// The field delimiter; nil detects it from the header line.
     public var delimiter: UInt8?
     /// What happens when a productId appears again.
@@ -25,7 +29,9 @@ public struct ImportOptions: Sendable {
 
     public init(
         databasePath: String = "catalog.sqlite",
+        mode: ImportMode = .replace,
         columns: [ProductField: String] = [:],
+        encoding: TextEncoding = .utf8,
         delimiter: UInt8? = nil,
         onDuplicate: DuplicatePolicy = .last,
         rejectsPath: String? = nil,
@@ -37,7 +43,9 @@ public struct ImportOptions: Sendable {
         progressInterval: Duration = .milliseconds(100)
     ) {
         self.databasePath = databasePath
+        self.mode = mode
         self.columns = columns
+        self.encoding = encoding
         self.delimiter = delimiter
         self.onDuplicate = onDuplicate
         self.rejectsPath = rejectsPath
@@ -48,6 +56,9 @@ public struct ImportOptions: Sendable {
         self.sortMemory = sortMemory
         self.progressInterval = progressInterval
     }
+
+    /// Caps the new catalog's size in pages (`PRAGMA max_page_count`), to test a full disk.
+    var maxDatabasePages: Int?
 
     /// The rejects file actually used.
     public var resolvedRejectsPath: String { rejectsPath ?? databasePath + ".rejects.csv" }
@@ -61,4 +72,12 @@ public enum DuplicatePolicy: String, Sendable, CaseIterable {
     case first
     /// The import stops, naming both lines.
     case fail
+}
+
+/// How an import treats the products already in the catalog.
+public enum ImportMode: String, Sendable, CaseIterable {
+    /// The file's products replace the catalog's, swapped in atomically at the end.
+    case replace
+    /// The file's products are added, or update those with the same productId, in one transaction.
+    case upsert
 }

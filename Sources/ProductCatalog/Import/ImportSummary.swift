@@ -4,12 +4,16 @@
 public struct ImportSummary: Sendable, Equatable {
     /// Data records read (the header excluded).
     public var rowsRead: Int
-    /// Products now in the catalog from this import.
+    /// Rows written to the catalog: new products, and with `--mode upsert` updated ones.
     public var rowsInserted: Int
+    /// Of ``rowsInserted``, rows that replaced a product already in the catalog (upsert only).
+    public var rowsUpdated: Int
     /// Rows written to the rejects file.
     public var rowsRejected: Int
     /// Rows that repeated an earlier productId and were collapsed into one product.
     public var duplicates: Int
+    /// Products in the catalog after the import.
+    public var productsInCatalog: Int
     /// Input bytes read.
     public var bytesRead: Int
     /// Wall-clock time from start to the new catalog in place.

@@ -1,0 +1,80 @@
+import Foundation
+import ProductCatalog
+import Testing
+
+/// `kill -9` an import at different moments: the catalog must always pass SQLite's integrity
+/// check and hold exactly the old products or exactly the new ones, and the next import must
+/// work without anyone cleaning up.
+@Suite struct InterruptedImportTests {
+    /// When to kill: on the `count`-th `--json` event whose phase is `phase`.
+    struct Moment: CustomTestStringConvertible, Sendable {
+        var phase: String
+        var count: Int
+        var testDescription: String { "\(phase) event \(count)" }
+    }
+
+    static let moments = [
+        Moment(phase: "loading", count: 1), Moment(phase: "loading", count: 3), Moment(phase: "writing", count: 1),
+        Moment(phase: "writing", count: 2), Moment(phase: "finishing", count: 1),
+    ]
+
+    @Test(arguments: moments)
+    func aKilledImportLeavesTheOldCatalogOrTheNewOne(moment: Moment) throws {
+        var template = Array((NSTemporaryDirectory() + "catalog-kill-tests.XXXXXX").utf8CString)
+        let directory = String(cString: try #require(mkdtemp(&template)))
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let catalog = CommandRunner(directory: directory)
+        #expect(try catalog.run(["generate", "--rows", "500", "--seed", "6", "--output", "old.csv"]).status == 0)
+        #expect(try catalog.run(["generate", "--rows", "120000", "--seed", "5", "--output", "new.csv"]).status == 0)
+        #expect(try catalog.run(["import", "old.csv"]).status == 0)
+
+        // Small sort memory: several runs spill to disk, so the kill can land in any stage.
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = ["import", "new.csv", "--json", "--sort-memory", "2"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var seen = 0
+        var buffered = Data()
+        var killed = false
+        reading: while true {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            buffered += data
+            while let newline = buffered.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffered[buffered.startIndex..<newline], as: UTF8.self)
+                buffered = Data(buffered[buffered.index(after: newline)...])
+                if line.contains("\"phase\":\"\(moment.phase)\"") {
+                    seen += 1
+                    if seen == moment.count {
+                        kill(process.processIdentifier, SIGKILL)
+                        killed = true
+                        break reading
+                    }
+                }
+            }
+        }
+        process.waitUntilExit()
+
+        let count = try Self.checkedCount(directory + "/catalog.sqlite")
+        #expect(count == 500 || count == 120_000)
+        if killed { #expect(process.terminationReason == .uncaughtSignal) }
+
+        // The next import needs no cleanup, and leaves nothing of the killed one behind.
+        let again = try catalog.run(["import", "new.csv"])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(try Self.checkedCount(directory + "/catalog.sqlite") == 120_000)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".importing") }
+        #expect(leftovers.isEmpty)
+    }
+
+    /// The product count of a catalog that passes `PRAGMA integrity_check`.
+    static func checkedCount(_ path: String) throws -> Int {
+        let database = try Connection(path: path, mode: .readOnly)
+        #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
+        return Int(try database.scalarInt("SELECT count(*) FROM products") ?? -1)
+    }
+}
