@@ -15,7 +15,7 @@ extension Catalog {
                 cannot be imported go to a rejects file with their line number and the reason.
                 """)
 
-        @Argument(help: "The CSV file to import, or - for standard input.")
+        @Argument(help: "The CSV file to import: a path, - for standard input, or an http:// or https:// URL; gzip is decompressed.")
         var file: String
 
         @OptionGroup var database: DatabaseOptions
@@ -25,6 +25,15 @@ extension Catalog {
             discussion: "For example --column productId=\"Variant SKU\".",
             valueName: "field=header"))
         var columns: [String] = []
+
+        @Option(help: "replace: the file becomes the catalog, swapped in when complete. upsert: add the file's products and update those already there, in one transaction.")
+        var mode: ImportMode = .replace
+
+        @Option(help: "The file's text encoding: utf8, latin1 or windows-1252.")
+        var encoding: TextEncoding = .utf8
+
+        @Option(help: "Reject rows with a field longer than this many bytes.")
+        var maxFieldBytes = ImportOptions().maxFieldBytes
 
         @Option(help: "What to do when a productId appears again: last (the later row wins), first, or fail.")
         var onDuplicate: DuplicatePolicy = .last
@@ -44,11 +53,19 @@ extension Catalog {
         @Flag(help: "Print progress and the result as JSON lines on standard output.")
         var json = false
 
+        @Flag(help: "Print no progress, only the summary (or the error).")
+        var quiet = false
+
+        @Option(help: "For a URL: give up after this many seconds without data.")
+        var timeout: Double = 30
+
         func validate() throws {
             _ = try parsedColumns()
             _ = try parsedDelimiter()
             guard maxErrors >= 0 else { throw ValidationError("--max-errors must be 0 or more.") }
+            guard maxFieldBytes > 0 else { throw ValidationError("--max-field-bytes must be 1 or more.") }
             guard (2...4096).contains(sortMemory) else { throw ValidationError("--sort-memory must be between 2 and 4096 (MiB).") }
+            guard timeout > 0 && timeout <= 86_400 else { throw ValidationError("--timeout must be more than 0 and at most 86400 (seconds).") }
         }
 
         func run() async throws {
@@ -58,31 +75,39 @@ extension Catalog {
             options.onDuplicate = onDuplicate
             options.rejectsPath = rejects
             options.maxErrors = maxErrors
+            options.mode = mode
+            options.encoding = encoding
+            options.maxFieldBytes = maxFieldBytes
             options.sortMemory = sortMemory << 20
 
-            let job = CatalogImporter(options: options).start(input: InputSource(argument: file))
+            let job = CatalogImporter(options: options).start(input: InputSource(
+                argument: file, httpOptions: HTTPByteSource.Options(timeout: .milliseconds(Int64((timeout * 1000).rounded())))))
             var display = ProgressDisplay(json: json)
-            for await snapshot in job.progress where snapshot.phase != .finished {
+            for await snapshot in job.progress where snapshot.phase != .finished && !quiet {
                 display.show(snapshot)
             }
-            display.finish()
+            if !quiet { display.finish() }
             do {
                 let summary = try await job.summary
                 report(summary)
             } catch {
-                if json { Terminal.standardOutput.write(JSONLine.failed(String(describing: error)) + "\n") }
+                if json { Terminal.standardOutput.write(ImportEvent.failed(String(describing: error)).jsonValue.serialized + "\n") }
                 throw error
             }
         }
 
         private func report(_ summary: ImportSummary) {
             if json {
-                Terminal.standardOutput.write(JSONLine.finished(summary) + "\n")
+                Terminal.standardOutput.write(ImportEvent.finished(summary).jsonValue.serialized + "\n")
                 return
             }
             let rate = summary.elapsed.seconds > 0 ? Int(Double(summary.rowsRead) / summary.elapsed.seconds) : 0
             var text = "Imported \(Formatting.count(summary.rowsInserted)) products into \(summary.databasePath) "
                 + "in \(Formatting.seconds(summary.elapsed)) (\(Formatting.count(rate)) rows/s).\n"
+            if mode == .upsert {
+                text += "Added: \(Formatting.count(summary.rowsInserted - summary.rowsUpdated)), updated: \(Formatting.count(summary.rowsUpdated)); "
+                    + "the catalog now holds \(Formatting.count(summary.productsInCatalog)) products.\n"
+            }
             text += "Rows read: \(Formatting.count(summary.rowsRead)), rejected: \(Formatting.count(summary.rowsRejected)), "
                 + "duplicates collapsed: \(Formatting.count(summary.duplicates)).\n"
             if let rejectsPath = summary.rejectsPath {
@@ -122,3 +147,5 @@ extension Catalog {
 }
 
 extension DuplicatePolicy: ExpressibleByArgument {}
+extension ImportMode: ExpressibleByArgument {}
+extension TextEncoding: ExpressibleByArgument {}

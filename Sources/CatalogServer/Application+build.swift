@@ -1,0 +1,44 @@
+import Foundation
+import Hummingbird
+import Logging
+import ProductCatalog
+
+/// Builds the `catalog serve` application: the page, the JSON API, and the actors behind them.
+///
+/// ```swift
+/// let app = try buildApplication(ServerConfiguration(databasePath: "catalog.sqlite"))
+/// try await app.runService()
+/// ```
+public func buildApplication(_ configuration: ServerConfiguration) throws -> some ApplicationProtocol {
+    // Uploads and rejects files go to the folder given, or to a temporary one removed at shutdown.
+    let temporary = try configuration.workDirectory == nil ? TemporaryFolder(prefix: "catalog-serve") : nil
+    let workDirectory = configuration.workDirectory ?? temporary?.path ?? ""
+    let store = CatalogStore(databasePath: configuration.databasePath)
+    let imports = ImportCoordinator(
+        databasePath: configuration.databasePath, workDirectory: workDirectory, store: store,
+        progressInterval: configuration.progressInterval)
+    let router = buildRouter(store: store, imports: imports, maxUploadBytes: configuration.maxUploadBytes)
+    var logger = Logger(label: "catalog-serve")
+    logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .notice
+    let host = configuration.host
+    let onListening = configuration.onListening
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(host, port: configuration.port), serverName: "catalog"),
+        services: temporary.map { [$0] } ?? [],
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            onListening?("http://\(host.contains(":") ? "[\(host)]" : host):\(port)/")
+        },
+        logger: logger)
+}
+
+/// The routes of `catalog serve` over `store` and `imports`, every error answered as JSON.
+public func buildRouter(store: CatalogStore, imports: ImportCoordinator, maxUploadBytes: Int) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: JSONErrorMiddleware())
+    router.addRoutes(PageController().endpoints)
+    router.addRoutes(ProductsController(store: store).endpoints, atPath: "/api/products")
+    router.addRoutes(ImportsController(imports: imports, maxUploadBytes: maxUploadBytes).endpoints, atPath: "/api/imports")
+    return router
+}

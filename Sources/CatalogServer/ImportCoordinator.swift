@@ -1,0 +1,140 @@
+import Foundation
+import ProductCatalog
+
+/// Runs the server's imports, one at a time, and tells listeners how each one goes.
+///
+/// An upload reserves the slot before its first byte is read, so a second upload is refused
+/// (409) while the first one is still arriving or importing. The CSV goes to a file in the work
+/// folder and ``CatalogImporter`` builds the new catalog beside the live one; searches keep
+/// reading the old file until the swap (see ``CatalogStore``). Each import's events are numbered;
+/// a listener that joins late gets the newest snapshot first, then everything after it.
+public actor ImportCoordinator {
+    /// The catalog imports replace.
+    public let databasePath: String
+    /// Where uploads and rejects files are kept while the server runs.
+    public let workDirectory: String
+    private let store: CatalogStore
+    private let progressInterval: Duration
+    private var nextId = 1
+    private var records: [Int: ImportRecord] = [:]
+    private var activeId: Int?
+    private var listeners: [Int: [Int: AsyncStream<ImportRecord.NumberedEvent>.Continuation]] = [:]
+    private var nextListener = 0
+    /// How many finished imports are remembered.
+    private static let keptImports = 50
+
+    /// Imports into `databasePath`, keeping uploads in `workDirectory`, and tells `store` when the catalog was replaced.
+    public init(databasePath: String, workDirectory: String, store: CatalogStore, progressInterval: Duration = .milliseconds(100)) {
+        self.databasePath = databasePath
+        self.workDirectory = workDirectory
+        self.store = store
+        self.progressInterval = progressInterval
+    }
+
+    /// Where import `id`'s upload is written.
+    public nonisolated func uploadPath(for id: Int) -> String {
+        workDirectory + "/import-\(id).csv"
+    }
+
+    /// Where import `id`'s rejected rows are written.
+    public nonisolated func rejectsPath(for id: Int) -> String {
+        workDirectory + "/import-\(id).rejects.csv"
+    }
+
+    /// Takes the import slot for a new upload and returns its id; 409 while another import is under way.
+    func reserve() throws -> Int {
+        if let activeId {
+            let doing = records[activeId]?.status == .uploading ? "is still uploading" : "is still running"
+            throw APIError(.conflict, "Import \(activeId) \(doing); wait until it ends (follow /api/imports/\(activeId)/events), then upload again.")
+        }
+        let id = nextId
+        nextId += 1
+        records[id] = ImportRecord(id: id)
+        activeId = id
+        forgetOldImports()
+        return id
+    }
+
+    /// Gives the slot back after an upload that failed or was refused.
+    func abandonUpload(_ id: Int) {
+        records[id] = nil
+        if activeId == id { activeId = nil }
+        try? FileManager.default.removeItem(atPath: uploadPath(for: id))
+    }
+
+    /// Starts importing the uploaded file of import `id`.
+    func start(_ id: Int) -> ImportRecord? {
+        var options = ImportOptions(databasePath: databasePath)
+        options.rejectsPath = rejectsPath(for: id)
+        options.progressInterval = progressInterval
+        let job = CatalogImporter(options: options).start(input: .file(path: uploadPath(for: id)))
+        records[id]?.status = .running
+        Task { await self.follow(job, id: id) }
+        return records[id]
+    }
+
+    /// The import with this id, if the server still remembers it.
+    func record(_ id: Int) -> ImportRecord? {
+        records[id]
+    }
+
+    /// The events of import `id` from now on, after the newest snapshot; ends after `finished` or `failed`.
+    func events(_ id: Int) -> AsyncStream<ImportRecord.NumberedEvent>? {
+        guard let record = records[id] else { return nil }
+        let (stream, continuation) = AsyncStream.makeStream(of: ImportRecord.NumberedEvent.self, bufferingPolicy: .bufferingNewest(256))
+        for event in record.replay { continuation.yield(event) }
+        if record.isOver {
+            continuation.finish()
+            return stream
+        }
+        let key = nextListener
+        nextListener += 1
+        listeners[id, default: [:]][key] = continuation
+        continuation.onTermination = { _ in
+            Task { await self.removeListener(key, of: id) }
+        }
+        return stream
+    }
+
+    // MARK: - Following a job
+
+    private func follow(_ job: ImportJob, id: Int) async {
+        for await snapshot in job.progress where snapshot.phase != .finished {
+            publish(.progress(snapshot), for: id)
+        }
+        let final: ImportEvent
+        do {
+            let summary = try await job.summary
+            // Searches must see the new catalog from the moment a listener hears "finished".
+            await store.catalogReplaced()
+            final = .finished(summary)
+        } catch {
+            final = .failed(String(describing: error))
+        }
+        try? FileManager.default.removeItem(atPath: uploadPath(for: id))
+        if activeId == id { activeId = nil }
+        publish(final, for: id)
+    }
+
+    private func publish(_ event: ImportEvent, for id: Int) {
+        guard let numbered = records[id]?.append(event) else { return }
+        for continuation in (listeners[id] ?? [:]).values {
+            continuation.yield(numbered)
+            if event.isFinal { continuation.finish() }
+        }
+        if event.isFinal { listeners[id] = nil }
+    }
+
+    private func removeListener(_ key: Int, of id: Int) {
+        listeners[id]?[key] = nil
+    }
+
+    /// Keeps the newest ``keptImports`` records and their rejects files.
+    private func forgetOldImports() {
+        let old = records.keys.sorted().dropLast(Self.keptImports)
+        for id in old where id != activeId {
+            records[id] = nil
+            try? FileManager.default.removeItem(atPath: rejectsPath(for: id))
+        }
+    }
+}

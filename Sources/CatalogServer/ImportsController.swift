@@ -1,0 +1,82 @@
+import Hummingbird
+import ProductCatalog
+
+/// `/api/imports`: upload a CSV to replace the catalog, follow the import live, download its rejects.
+struct ImportsController<Context: RequestContext> {
+    let imports: ImportCoordinator
+    let maxUploadBytes: Int
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.post(use: upload)
+        routes.get("{id}", use: status)
+        routes.get("{id}/events", use: events)
+        routes.get("{id}/rejects", use: rejects)
+        return routes
+    }
+
+    /// `POST` with the CSV as the body: 202 and the import's record; 409 while another runs, 413 past the size limit.
+    @Sendable func upload(request: Request, context: Context) async throws -> Response {
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > maxUploadBytes {
+            throw UploadFile.tooLarge(limit: maxUploadBytes)
+        }
+        let id = try await imports.reserve()
+        do {
+            let size = try await UploadFile.write(request.body, to: imports.uploadPath(for: id), limit: maxUploadBytes)
+            guard size > 0 else {
+                throw APIError(.badRequest, "The body is empty; send the CSV file itself as the request body.")
+            }
+        } catch {
+            await imports.abandonUpload(id)
+            throw error
+        }
+        guard let record = await imports.start(id) else { throw APIError(.internalServerError, "Import \(id) vanished before it started.") }
+        return JSONResponse.response(record.jsonValue, status: .accepted, headers: [.location: "/api/imports/\(id)"])
+    }
+
+    /// `GET /{id}`: where the import stands and its newest counters.
+    @Sendable func status(request: Request, context: Context) async throws -> Response {
+        JSONResponse.response(try await record(context).jsonValue)
+    }
+
+    /// `GET /{id}/events`: Server-Sent Events, the newest snapshot first, ending with `finished` or `failed`.
+    @Sendable func events(request: Request, context: Context) async throws -> Response {
+        let id = try await record(context).id
+        guard let stream = await imports.events(id) else { throw Self.unknown(id) }
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream; charset=utf-8",
+            .cacheControl: "no-store",
+        ]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            for await numbered in stream {
+                try await writer.write(ByteBuffer(string: numbered.event.serverSentEvent(id: numbered.number)))
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// `GET /{id}/rejects`: the rejected rows as CSV, with their line numbers and reasons.
+    @Sendable func rejects(request: Request, context: Context) async throws -> Response {
+        let record = try await record(context)
+        guard record.hasRejects else {
+            throw APIError(.notFound, "Import \(record.id) has no rejected rows\(record.isOver ? "" : " yet; it is still running").")
+        }
+        let body = try await FileIO().loadFile(path: imports.rejectsPath(for: record.id), context: context)
+        return Response(status: .ok, headers: [
+            .contentType: "text/csv; charset=utf-8",
+            .contentDisposition: "attachment; filename=\"import-\(record.id)-rejects.csv\"",
+        ], body: body)
+    }
+
+    private func record(_ context: Context) async throws -> ImportRecord {
+        guard let id = context.parameters.get("id", as: Int.self) else {
+            throw APIError(.notFound, "Import ids are whole numbers, as returned by POST /api/imports.")
+        }
+        guard let record = await imports.record(id) else { throw Self.unknown(id) }
+        return record
+    }
+
+    private static func unknown(_ id: Int) -> APIError {
+        APIError(.notFound, "This server has no import \(id); imports are remembered only while it runs.")
+    }
+}

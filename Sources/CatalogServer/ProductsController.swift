@@ -1,0 +1,97 @@
+import Hummingbird
+import ProductCatalog
+
+/// `/api/products`: search a page at a time, read one product, add, edit and delete.
+struct ProductsController<Context: RequestContext> {
+    let store: CatalogStore
+
+    /// The largest page a client may ask for.
+    static var maxLimit: Int { 100 }
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.get(use: list)
+        routes.post(use: add)
+        routes.get("{productId}", use: show)
+        routes.put("{productId}", use: edit)
+        routes.delete("{productId}", use: remove)
+        return routes
+    }
+
+    /// `GET ?prefix=&after=&limit=`: the page shape of `catalog search --json` plus `count`, the matches in all.
+    ///
+    /// The query is form-encoded, as browsers send it: `prefix=a+b` looks for `a b`, `prefix=a%2Bb` for `a+b`.
+    @Sendable func list(request: Request, context: Context) async throws -> Response {
+        let query = FormQuery(request.uri.query)
+        let prefix = query["prefix"] ?? ""
+        var limit = ProductSearch.defaultPageSize
+        if let text = query["limit"] {
+            guard let value = Int(text), (1...Self.maxLimit).contains(value) else {
+                throw APIError(.badRequest, "limit must be a whole number from 1 to \(Self.maxLimit).",
+                               fields: ["limit": "Use a whole number from 1 to \(Self.maxLimit)."])
+            }
+            limit = value
+        }
+        var cursor: KeysetCursor?
+        if let text = query["after"], !text.isEmpty {
+            guard let value = KeysetCursor(text) else {
+                throw APIError(.badRequest, "after is not a cursor from this API; pass nextCursor back unchanged.",
+                               fields: ["after": "Pass the nextCursor of the previous page unchanged."])
+            }
+            cursor = value
+        }
+        let (page, count) = try await store.page(prefix: prefix, after: cursor, limit: limit)
+        guard case .object(var members) = page.jsonValue else { return JSONResponse.response(page.jsonValue) }
+        members.append(.init("count", .int(count)))
+        return JSONResponse.response(.object(members))
+    }
+
+    /// `GET /{productId}`: one product, or 404.
+    @Sendable func show(request: Request, context: Context) async throws -> Response {
+        let productId = try ProductIdPath.decode(from: context)
+        guard let product = try await store.product(id: productId) else {
+            throw APIError(.notFound, "No product has productId \"\(productId)\".")
+        }
+        return JSONResponse.response(product.jsonValue)
+    }
+
+    /// `POST`: adds the product in the body; 201 with the stored product, 422 per field, 409 when the productId is taken.
+    @Sendable func add(request: Request, context: Context) async throws -> Response {
+        let draft = try await ProductRequestBody.draft(from: request, context: context)
+        let product = try validated(draft, isNewProductId: true)
+        let stored = try await store.add(product)
+        return JSONResponse.response(stored.jsonValue, status: .created, headers: [.location: ProductIdPath.url(of: stored.productId)])
+    }
+
+    /// `PUT /{productId}`: replaces the product's fields (and its productId, when the body gives a new one).
+    @Sendable func edit(request: Request, context: Context) async throws -> Response {
+        let productId = try ProductIdPath.decode(from: context)
+        var draft = try await ProductRequestBody.draft(from: request, context: context)
+        if draft.values[.productId] == nil {
+            // Keep the id exactly as stored, whatever case the path used.
+            guard let current = try await store.product(id: productId) else {
+                throw APIError(.notFound, "No product has productId \"\(productId)\".")
+            }
+            draft[.productId] = current.productId
+        }
+        let renamed = !ProductIdPath.same(draft[.productId].trimmingCharacters(in: .whitespaces), productId)
+        let product = try validated(draft, isNewProductId: renamed)
+        let stored = try await store.replace(productId: productId, with: product)
+        return JSONResponse.response(stored.jsonValue)
+    }
+
+    /// `DELETE /{productId}`: 204, or 404 when there is no such product.
+    @Sendable func remove(request: Request, context: Context) async throws -> Response {
+        let productId = try ProductIdPath.decode(from: context)
+        try await store.delete(productId: productId)
+        return Response(status: .noContent)
+    }
+
+    private func validated(_ draft: ProductDraft, isNewProductId: Bool) throws -> Product {
+        do {
+            return try ProductValidation.product(from: draft, isNewProductId: isNewProductId)
+        } catch {
+            throw APIError(EditError.invalid(error))
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// How `catalog serve` runs: which catalog, where it listens, what it accepts.
+public struct ServerConfiguration: Sendable {
+    /// The catalog file to serve; it may not exist yet.
+    public var databasePath: String
+    /// The address to listen on; the default keeps the server to this machine.
+    public var host: String
+    /// The port to listen on; 0 picks a free one (see ``onListening``).
+    public var port: Int
+    /// The largest CSV upload accepted, in bytes (413 past it).
+    public var maxUploadBytes: Int
+    /// Where uploads and rejects files are kept; nil makes a new temporary folder.
+    public var workDirectory: String?
+    /// How often an import reports progress.
+    public var progressInterval: Duration
+    /// Called with the page's address once the server listens.
+    public var onListening: (@Sendable (_ url: String) -> Void)?
+
+    /// The configuration `catalog serve` starts with, unless its options say otherwise.
+    public init(
+        databasePath: String = "catalog.sqlite",
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        maxUploadBytes: Int = 1 << 30,
+        workDirectory: String? = nil,
+        progressInterval: Duration = .milliseconds(100),
+        onListening: (@Sendable (_ url: String) -> Void)? = nil
+    ) {
+        self.databasePath = databasePath
+        self.host = host
+        self.port = port
+        self.maxUploadBytes = maxUploadBytes
+        self.workDirectory = workDirectory
+        self.progressInterval = progressInterval
+        self.onListening = onListening
+    }
+}

@@ -1,0 +1,212 @@
+/// Adds, changes and deletes single products in a live catalog, each in one short transaction.
+///
+/// ```swift
+/// let editor = try CatalogEditor(databasePath: "catalog.sqlite")
+/// let product = try ProductValidation.product(from: ProductDraft(values: [.productId: "AB-1", .title: "Mug"]))
+/// try editor.add(product)
+/// ```
+///
+/// Writes go to the live file with SQLite's ordinary rollback journal, so a reader sees an edit
+/// whole or not at all. An import may rename a new catalog over the file at any time, and a
+/// connection keeps writing the file it opened: such a write would be lost, and its journal,
+/// named after the path, could meet the new file. So each write first takes the write lock and
+/// then checks that the path still names the file this editor opened (``CatalogFileIdentity``);
+/// while the lock is held an import cannot swap files, because swapping waits for that lock.
+/// When the file was replaced, the write throws ``EditError/catalogReplaced(path:)``: open a new editor.
+/// An editor belongs to one task or actor at a time.
+public final class CatalogEditor {
+    /// The catalog's path.
+    public let databasePath: String
+    /// The file this editor opened.
+    public let identity: CatalogFileIdentity
+    private let connection: Connection
+    /// The names of the table's extra columns, as the table spells them.
+    public let extraColumns: [String]
+
+    /// Opens the catalog at `databasePath` for editing.
+    public init(databasePath: String) throws {
+        self.databasePath = databasePath
+        switch try CatalogSchema.kind(ofFileAt: databasePath) {
+        case .catalog: break
+        case .missing: throw EditError.catalog(.noCatalog(path: databasePath))
+        case .empty, .otherDatabase, .notADatabase: throw EditError.catalog(.notACatalog(path: databasePath))
+        }
+        guard let before = CatalogFileIdentity.ofFile(at: databasePath) else {
+            throw EditError.catalog(.noCatalog(path: databasePath))
+        }
+        let connection = try Self.database(databasePath) { try Connection(path: databasePath, mode: .readWrite) }
+        connection.setBusyTimeout(milliseconds: 10_000)
+        guard CatalogFileIdentity.ofFile(at: databasePath) == before else {
+            throw EditError.catalogReplaced(path: databasePath)
+        }
+        self.connection = connection
+        identity = before
+        let known = Set(ProductField.allCases.map { $0.columnName.lowercased() })
+        extraColumns = try Self.database(databasePath) {
+            let statement = try connection.prepare("SELECT name FROM pragma_table_info(?1)")
+            statement.bind(1, CatalogSchema.table)
+            var names: [String] = []
+            while try statement.step() {
+                if let name = statement.text(at: 0), !known.contains(name.lowercased()) { names.append(name) }
+            }
+            return names
+        }
+    }
+
+    /// Creates an empty catalog at `path` when nothing (or an empty file) is there; leaves a catalog as it is.
+    public static func createCatalogIfMissing(at path: String) throws {
+        switch try CatalogSchema.kind(ofFileAt: path) {
+        case .catalog: return
+        case .missing, .empty: break
+        case .otherDatabase, .notADatabase: throw EditError.catalog(.notACatalog(path: path))
+        }
+        try database(path) {
+            let connection = try Connection(path: path, mode: .create)
+            connection.setBusyTimeout(milliseconds: 10_000)
+            try connection.transaction(.exclusive) {
+                // Someone else may have created it while this connection waited for the lock.
+                let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = '\(CatalogSchema.table)'") ?? 0
+                if tables == 0 {
+                    try connection.execute(CatalogSchema.createStatements(extraColumns: []))
+                }
+            }
+        }
+    }
+
+    /// True while the path still names the file this editor opened.
+    public var isCurrent: Bool {
+        CatalogFileIdentity.ofFile(at: databasePath) == identity
+    }
+
+    /// Adds `product`; throws ``EditError/duplicate(productId:)`` when its productId is taken.
+    @discardableResult
+    public func add(_ product: Product) throws -> Product {
+        let extras = try extraAssignments(product)
+        let columns = ProductField.allCases.map(\.columnName) + extras.map(\.column)
+        let placeholders = (1...columns.count).map { "?\($0)" }.joined(separator: ", ")
+        let sql = "INSERT INTO \(CatalogSchema.table) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(placeholders))"
+        return try write {
+            let statement = try connection.prepare(sql)
+            bindFields(of: product, extras: extras, to: statement)
+            do {
+                try statement.step()
+            } catch let error as SQLiteError where error.isConstraint {
+                throw EditError.duplicate(productId: product.productId)
+            }
+            return try stored(product.productId)
+        }
+    }
+
+    /// Replaces the product with `productId` by `product`, which may carry a new productId.
+    ///
+    /// Every known field is replaced (an empty one becomes NULL); extra columns that `product`
+    /// does not name keep their values.
+    @discardableResult
+    public func replace(productId: String, with product: Product) throws -> Product {
+        let extras = try extraAssignments(product)
+        let columns = ProductField.allCases.map(\.columnName) + extras.map(\.column)
+        let assignments = columns.enumerated().map { "\(quoteIdentifier($0.element)) = ?\($0.offset + 1)" }
+        let keyIndex = Int32(columns.count + 1)
+        let sql = "UPDATE \(CatalogSchema.table) SET \(assignments.joined(separator: ", ")) WHERE productId = ?\(keyIndex)"
+        return try write {
+            let statement = try connection.prepare(sql)
+            bindFields(of: product, extras: extras, to: statement)
+            statement.bind(keyIndex, productId)
+            do {
+                try statement.step()
+            } catch let error as SQLiteError where error.isConstraint {
+                throw EditError.duplicate(productId: product.productId)
+            }
+            guard connection.changes > 0 else { throw EditError.notFound(productId: productId) }
+            return try stored(product.productId)
+        }
+    }
+
+    /// Deletes the product with `productId`; throws ``EditError/notFound(productId:)`` when there is none.
+    public func delete(productId: String) throws {
+        try write {
+            let statement = try connection.prepare("DELETE FROM \(CatalogSchema.table) WHERE productId = ?1")
+            statement.bind(1, productId)
+            try statement.step()
+            guard connection.changes > 0 else { throw EditError.notFound(productId: productId) }
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Runs `body` in an IMMEDIATE transaction on the file the path names now.
+    private func write<T>(_ body: () throws -> T) throws -> T {
+        try Self.database(databasePath) { try connection.execute("BEGIN IMMEDIATE") }
+        guard isCurrent else {
+            try? connection.execute("ROLLBACK")
+            throw EditError.catalogReplaced(path: databasePath)
+        }
+        do {
+            let result = try Self.database(databasePath, body)
+            try Self.database(databasePath) { try connection.execute("COMMIT") }
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private struct ExtraAssignment {
+        var column: String
+        var value: String?
+    }
+
+    /// The table's column for each extra `product` names; an unknown name is a field error.
+    private func extraAssignments(_ product: Product) throws -> [ExtraAssignment] {
+        let byName = Dictionary(extraColumns.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        var unknown: [String: String] = [:]
+        var assignments: [ExtraAssignment] = []
+        for extra in product.extras {
+            if let column = byName[extra.name.lowercased()] {
+                assignments.append(ExtraAssignment(column: column, value: extra.value))
+            } else {
+                let known = extraColumns.isEmpty ? "it has no extra columns" : "its extra columns are " + extraColumns.joined(separator: ", ")
+                unknown[extra.name] = "The catalog has no column \"\(extra.name)\" (\(known)); import a file with that column to add it."
+            }
+        }
+        guard unknown.isEmpty else { throw EditError.invalid(ProductValidationError(fields: unknown)) }
+        return assignments
+    }
+
+    /// Binds the known fields in ``ProductField`` order to parameters 1…9, then the extras.
+    private func bindFields(of product: Product, extras: [ExtraAssignment], to statement: Statement) {
+        for (index, field) in zip(Int32(1)..., ProductField.allCases) {
+            switch field {
+            case .productId: statement.bind(index, product.productId)
+            case .title: statement.bind(index, product.title)
+            case .listPrice: statement.bind(index, product.listPrice?.cents)
+            case .salesPrice: statement.bind(index, product.salesPrice?.cents)
+            case .color: statement.bind(index, product.color)
+            case .size: statement.bind(index, product.size)
+            case .productType: statement.bind(index, product.productType)
+            case .taxRate: statement.bind(index, product.taxRate)
+            case .imageURL: statement.bind(index, product.imageURL)
+            }
+        }
+        for (index, extra) in zip(Int32(ProductField.allCases.count + 1)..., extras) {
+            statement.bind(index, extra.value)
+        }
+    }
+
+    /// The product as the catalog now holds it.
+    private func stored(_ productId: String) throws -> Product {
+        let statement = try connection.prepare("SELECT * FROM \(CatalogSchema.table) WHERE productId = ?1")
+        statement.bind(1, productId)
+        guard try statement.step() else { throw EditError.notFound(productId: productId) }
+        return ProductColumn.product(from: statement, columns: ProductColumn.columns(of: statement))
+    }
+
+    /// Runs `body`, turning an SQLite failure into ``EditError/database(path:_:)``.
+    private static func database<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw EditError.database(path: path, error)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// The rules a product added or edited by hand must follow, with a message per field that breaks one.
+///
+/// Text is trimmed of surrounding spaces; an empty optional field is stored as NULL.
+/// - `productId`: required, at most ``maxProductIdLength`` characters, no control characters.
+/// - `title`: required.
+/// - `listPrice`, `salesPrice`: exact decimals ≥ 0 with at most 2 decimals, as ``Price`` reads them;
+///   the sale price not above the list price.
+/// - `taxRate`: a percentage from 0 to 100.
+/// - `imageURL`: an `http://` or `https://` address, or empty.
+public enum ProductValidation {
+    /// The longest productId accepted for a new product (or a renamed one).
+    public static let maxProductIdLength = 64
+    /// The longest text accepted in one field, the same limit an import applies.
+    public static let maxFieldBytes = ImportOptions().maxFieldBytes
+
+    /// Checks `draft` and returns the product to store.
+    ///
+    /// `isNewProductId` is false when the product keeps the id it already has in the catalog:
+    /// an imported id longer than ``maxProductIdLength`` can still be edited.
+    public static func product(from draft: ProductDraft, isNewProductId: Bool = true) throws(ProductValidationError) -> Product {
+        var errors: [String: String] = [:]
+        func text(_ field: ProductField) -> String? {
+            let value = trimmed(draft[field])
+            if let problem = problem(inText: value) {
+                errors[field.rawValue] = problem
+                return nil
+            }
+            return value.isEmpty ? nil : value
+        }
+
+        let productId = text(.productId)
+        if errors[ProductField.productId.rawValue] == nil {
+            if let productId {
+                if productId.unicodeScalars.contains(where: isControl) {
+                    errors[ProductField.productId.rawValue] = "A productId cannot contain line breaks, tabs or other control characters."
+                } else if isNewProductId, productId.count > maxProductIdLength {
+                    errors[ProductField.productId.rawValue] = "A productId has at most \(maxProductIdLength) characters; this one has \(productId.count)."
+                }
+            } else {
+                errors[ProductField.productId.rawValue] = "Enter a productId."
+            }
+        }
+
+        let title = text(.title)
+        if title == nil, errors[ProductField.title.rawValue] == nil {
+            errors[ProductField.title.rawValue] = "Enter a title."
+        }
+
+        func price(_ field: ProductField) -> Price? {
+            var value = trimmed(draft[field])
+            let result = value.withUTF8 { Price.parse($0) }
+            switch result {
+            case nil: return nil
+            case .price(let price)?: return price
+            case .failure(let failure)?:
+                errors[field.rawValue] = message(for: failure)
+                return nil
+            }
+        }
+        let listPrice = price(.listPrice)
+        let salesPrice = price(.salesPrice)
+        if let listPrice, let salesPrice, salesPrice > listPrice {
+            errors[ProductField.salesPrice.rawValue] =
+                "The sale price (\(salesPrice)) is above the list price (\(listPrice)); lower it or raise the list price."
+        }
+
+        let taxRate = text(.taxRate)
+        if let taxRate, !isPercentage(taxRate) {
+            errors[ProductField.taxRate.rawValue] = "Enter the tax rate as a percentage from 0 to 100, such as 19 or 7.5."
+        }
+
+        let imageURL = text(.imageURL)
+        if let imageURL, !isWebAddress(imageURL) {
+            errors[ProductField.imageURL.rawValue] = "Enter an address starting with http:// or https://, or leave it empty."
+        }
+
+        let color = text(.color), size = text(.size), productType = text(.productType)
+
+        var extras: [Product.Extra] = []
+        for (name, value) in draft.extras.sorted(by: { $0.key < $1.key }) {
+            let value = trimmed(value)
+            if let problem = problem(inText: value) {
+                errors[name] = problem
+            } else {
+                extras.append(Product.Extra(name: name, value: value.isEmpty ? nil : value))
+            }
+        }
+
+        guard errors.isEmpty, let productId else { throw ProductValidationError(fields: errors) }
+        return Product(
+            productId: productId, title: title, listPrice: listPrice, salesPrice: salesPrice,
+            color: color, size: size, productType: productType, taxRate: taxRate, imageURL: imageURL,
+            extras: extras)
+    }
+
+    /// The message shown next to a price field that ``Price`` cannot read.
+    static func message(for failure: Price.ParseFailure) -> String {
+        switch failure {
+        case .negative: "A price cannot be negative."
+        case .tooManyDecimals: "A price has at most 2 decimals, such as 19.99."
+        case .tooLarge: "The price is too large: at most \(Price.maxWholeDigits) digits before the point."
+        case .notANumber: "Write the price as a number such as 19.99: digits, an optional point and at most 2 decimals, without a currency sign or thousands separators."
+        }
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func problem(inText text: String) -> String? {
+        if text.utf8.contains(0) { return "Remove the NUL character; text cannot contain one." }
+        if text.utf8.count > maxFieldBytes { return "The text is too long: at most 1 MiB." }
+        return nil
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F
+    }
+
+    /// `0` to `100`, digits with an optional fraction: `19`, `7.5`, `100.00`.
+    private static func isPercentage(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let digits = Set("0123456789")
+        guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(digits.contains) else { return false }
+        if parts.count == 2 {
+            guard !parts[1].isEmpty, parts[1].allSatisfy(digits.contains) else { return false }
+        }
+        guard let value = Double(text) else { return false }
+        return value >= 0 && value <= 100
+    }
+
+    /// An absolute `http` or `https` URL with a host and no spaces.
+    private static func isWebAddress(_ text: String) -> Bool {
+        guard !text.contains(where: \.isWhitespace), let url = URL(string: text),
+              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+}

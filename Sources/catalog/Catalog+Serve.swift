@@ -1,0 +1,49 @@
+import ArgumentParser
+import CatalogServer
+import Hummingbird
+import ProductCatalog
+
+extension Catalog {
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the catalog as a web page and a JSON API.",
+            discussion: """
+                Open the printed address in a browser to search as you type, scroll through \
+                the products, import a CSV file while watching its progress, and add, edit or \
+                delete products. The JSON API is under /api/products and /api/imports (see the \
+                README). The server listens on 127.0.0.1 only, unless --host says otherwise. \
+                Stop it with Ctrl-C.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Option(help: "The address to listen on; 0.0.0.0 lets other machines reach the page.")
+        var host = "127.0.0.1"
+
+        @Option(help: "The port to listen on; 0 picks a free one.")
+        var port = 8080
+
+        @Option(help: "The largest CSV upload accepted, in bytes (default 1 GiB).")
+        var maxUploadBytes = 1 << 30
+
+        func validate() throws {
+            guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+            guard maxUploadBytes > 0 else { throw ValidationError("--max-upload-bytes must be 1 or more.") }
+        }
+
+        func run() async throws {
+            // A file that is not a catalog is refused now rather than on the first request.
+            switch try CatalogSchema.kind(ofFileAt: database.db) {
+            case .catalog, .missing, .empty: break
+            case .otherDatabase, .notADatabase: throw CatalogError.notACatalog(path: database.db)
+            }
+            let db = database.db
+            let app = try buildApplication(ServerConfiguration(
+                databasePath: db, host: host, port: port, maxUploadBytes: maxUploadBytes,
+                onListening: { url in
+                    Terminal.standardOutput.write("Serving \(db) at \(url) (press Ctrl-C to stop)\n")
+                }))
+            try await app.runService()
+        }
+    }
+}

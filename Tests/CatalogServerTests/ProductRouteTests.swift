@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ProductCatalog
+import Testing
+@testable import CatalogServer
+
+@Suite struct ProductRouteTests {
+    @Test func oneProductIsFoundByItsIdInAnyCase() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV("productId,title,listPrice,salesPrice,Brand\nAB-1,Mug,12.5,9.99,Acme\n")
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/products/ab-1", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+            let product = try response.json()
+            #expect(product["productId"] as? String == "AB-1")
+            #expect(product["listPrice"] as? String == "12.50")
+            #expect(product["salesPrice"] as? String == "9.99")
+            #expect(product["Brand"] as? String == "Acme")
+        }
+    }
+
+    @Test func anUnknownProductIsA404WithAJSONError() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 2))
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/products/NOPE", method: .get)
+            #expect(response.status == .notFound)
+            let error = try #require(try response.json()["error"] as? [String: Any])
+            #expect((error["message"] as? String)?.contains("NOPE") == true)
+        }
+    }
+
+    @Test func aProductIdInThePathIsPercentDecoded() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV("productId,title\nA/B?1,slash\nÄ 1,umlaut\n")
+        try await fixture.application().test(.router) { client in
+            let slash = try await client.execute(uri: "/api/products/a%2Fb%3F1", method: .get)
+            #expect(try slash.json()["productId"] as? String == "A/B?1")
+            let umlaut = try await client.execute(uri: "/api/products/%C3%84%201", method: .get)
+            #expect(try umlaut.json()["productId"] as? String == "Ä 1")
+        }
+    }
+
+    @Test(arguments: ["%ZZ", "%C3%28", "%00", "a%0Ab"])
+    func aPathThatIsNotAProductIdIsABadRequest(path: String) async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 2))
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/products/\(path)", method: .get)
+            #expect(response.status == .badRequest)
+            #expect(try response.errorFields().isEmpty)
+        }
+    }
+
+    @Test func anUnknownPathIsA404InTheSameJSONShape() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/nothing", method: .get)
+            #expect(response.status == .notFound)
+            #expect(try response.errorFields().isEmpty)
+        }
+    }
+}

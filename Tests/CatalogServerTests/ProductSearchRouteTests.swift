@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ProductCatalog
+import Testing
+@testable import CatalogServer
+
+@Suite struct ProductSearchRouteTests {
+    @Test func aPageHasTwentyProductsACursorAndTheCountOfAllMatches() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "AB", count: 45) + productRows(prefix: "CD", count: 5))
+        try await fixture.application().test(.router) { client in
+            var seen: [String] = []
+            var uri = "/api/products?prefix=ab"
+            var pages = 0
+            while true {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect(response.status == .ok)
+                let object = try response.json()
+                #expect(object["count"] as? Int == 45)
+                let ids = try response.productIds()
+                #expect(ids.count == (pages < 2 ? 20 : 5))
+                seen += ids
+                pages += 1
+                guard let next = object["nextCursor"] as? String else { break }
+                uri = "/api/products?prefix=ab&after=\(next)"
+            }
+            #expect(pages == 3)
+            #expect(seen == (0..<45).map { String(format: "AB-%03d", $0) })
+        }
+    }
+
+    @Test func theListWithoutAPrefixCountsTheWholeCatalogAndHonoursTheLimit() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 130))
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/products?limit=100", method: .get)
+            #expect(try response.json()["count"] as? Int == 130)
+            #expect(try response.productIds().count == 100)
+            let standard = try await client.execute(uri: "/api/products", method: .get)
+            #expect(try standard.productIds().count == 20)
+        }
+    }
+
+    @Test(arguments: ["0", "101", "abc", "-5", "2.5"])
+    func aLimitOutsideOneToOneHundredIsRefused(limit: String) async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 3))
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/products?limit=\(limit)", method: .get)
+            #expect(response.status == .badRequest)
+            #expect(try response.errorFields()["limit"]?.contains("1 to 100") == true)
+        }
+    }
+
+    @Test func aCursorThatThisAPIDidNotMakeIsRefused() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 3))
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/products?after=%2A%2A%2A", method: .get)
+            #expect(response.status == .badRequest)
+            #expect(try response.errorFields()["after"] != nil)
+        }
+    }
+
+    @Test func percentAndUnderscoreInAPrefixAreOrdinaryCharacters() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV("productId,title\na%b,one\na_c,two\nabc,three\naxc,four\n")
+        try await fixture.application().test(.router) { client in
+            let percent = try await client.execute(uri: "/api/products?prefix=a%25", method: .get)
+            #expect(try percent.productIds() == ["a%b"])
+            let underscore = try await client.execute(uri: "/api/products?prefix=A_", method: .get)
+            #expect(try underscore.productIds() == ["a_c"])
+            #expect(try underscore.json()["count"] as? Int == 1)
+        }
+    }
+
+    @Test func theQueryIsReadAsBrowsersEncodeIt() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV("productId,title\nA B1,space\nA+B2,plus\nÄB3,umlaut\n")
+        try await fixture.application().test(.router) { client in
+            let space = try await client.execute(uri: "/api/products?prefix=a+b", method: .get)
+            #expect(try space.productIds() == ["A B1"])
+            let plus = try await client.execute(uri: "/api/products?prefix=a%2Bb", method: .get)
+            #expect(try plus.productIds() == ["A+B2"])
+            let umlaut = try await client.execute(uri: "/api/products?prefix=%C3%84", method: .get)
+            #expect(try umlaut.productIds() == ["ÄB3"])
+        }
+    }
+
+    @Test func withoutACatalogFileTheListIsEmpty() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/products", method: .get)
+            #expect(response.status == .ok)
+            #expect(try response.productIds().isEmpty)
+            #expect(try response.json()["count"] as? Int == 0)
+        }
+    }
+}
