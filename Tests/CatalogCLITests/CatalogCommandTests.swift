@@ -7,9 +7,8 @@ import Testing
     let catalog: CommandRunner
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "catalog-cli-tests.XXXXXX").utf8CString)
-        directory = String(cString: try #require(mkdtemp(&template)))
-        catalog = CommandRunner(directory: directory)
+        catalog = try CommandRunner()
+        directory = catalog.directory
     }
 
     func json(_ text: String) throws -> [String: Any] {

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Runs the built `catalog` executable as a child process and captures what it prints.
-struct CommandRunner {
+/// Runs the built `catalog` executable as a child process in a temporary folder of its own,
+/// removed with the runner, and captures what it prints.
+final class CommandRunner {
     struct Result {
         var status: Int32
         var standardOutput: String
@@ -23,6 +24,16 @@ struct CommandRunner {
 
     /// The folder the command runs in.
     let directory: String
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "catalog-cli-tests.XXXXXX").utf8CString)
+        guard let created = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
+        directory = String(cString: created)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
 
     /// Runs `catalog arguments…`, feeding `input` to its standard input.
     func run(_ arguments: [String], input: Data? = nil) throws -> Result {

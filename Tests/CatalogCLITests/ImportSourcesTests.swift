@@ -9,9 +9,8 @@ import Testing
     let csv: Data
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "catalog-sources-tests.XXXXXX").utf8CString)
-        directory = String(cString: try #require(mkdtemp(&template)))
-        catalog = CommandRunner(directory: directory)
+        catalog = try CommandRunner()
+        directory = catalog.directory
         let generated = try catalog.run(["generate", "--rows", "5000", "--seed", "3", "--output", "products.csv"])
         try #require(generated.status == 0, "\(generated.standardError)")
         csv = try Data(contentsOf: URL(fileURLWithPath: directory + "/products.csv"))

@@ -20,10 +20,8 @@ import Testing
 
     @Test(arguments: moments)
     func aKilledImportLeavesTheOldCatalogOrTheNewOne(moment: Moment) throws {
-        var template = Array((NSTemporaryDirectory() + "catalog-kill-tests.XXXXXX").utf8CString)
-        let directory = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let catalog = CommandRunner(directory: directory)
+        let catalog = try CommandRunner()
+        let directory = catalog.directory
         #expect(try catalog.run(["generate", "--rows", "500", "--seed", "6", "--output", "old.csv"]).status == 0)
         #expect(try catalog.run(["generate", "--rows", "120000", "--seed", "5", "--output", "new.csv"]).status == 0)
         #expect(try catalog.run(["import", "old.csv"]).status == 0)

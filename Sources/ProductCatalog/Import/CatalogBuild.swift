@@ -3,7 +3,8 @@
 /// The file is built at `<db>.importing` with bulk-load settings that are only safe because
 /// nobody reads it yet: `journal_mode=OFF` and `synchronous=OFF` (a crash leaves a broken
 /// *build* file, which the next import deletes), `locking_mode=EXCLUSIVE` (no lock traffic per
-/// transaction) and a larger cache. At the end it is switched back to an ordinary rollback
+/// transaction) and 16 KiB pages; the cache stays small because rows arrive in key order and
+/// only the B-tree's right edge is touched. At the end it is switched back to an ordinary rollback
 /// journal, closed, fsynced, and renamed over the live catalog while an exclusive lock on the
 /// old file keeps writers out and rolls back any hot journal of the old file first: a
 /// `-journal` left beside the path could otherwise be replayed into the new file.
