@@ -54,9 +54,6 @@ public final class Statement {
         sqlite3_bind_null(handle, index)
     }
 
-    /// The number of parameters the statement takes.
-    public var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
-
     // MARK: - Running
 
     /// Runs the statement to its next row: `true` when a row is ready to read, `false` when done.
@@ -78,11 +75,6 @@ public final class Statement {
     @inline(__always)
     public func reset() {
         sqlite3_reset(handle)
-    }
-
-    /// Sets every parameter back to NULL.
-    public func clearBindings() {
-        sqlite3_clear_bindings(handle)
     }
 
     // MARK: - Reading columns
@@ -110,12 +102,5 @@ public final class Statement {
         guard let pointer = sqlite3_column_text(handle, index) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
-    }
-
-    /// Column `index` of the current row as raw bytes, valid until the next step or reset.
-    public func withBytes<R>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        let pointer = sqlite3_column_blob(handle, index)
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return try body(UnsafeBufferPointer(start: pointer?.assumingMemoryBound(to: UInt8.self), count: count))
     }
 }
