@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import ProductCatalog
 
@@ -11,20 +12,27 @@ import ProductCatalog
 /// ```
 public func buildApplication(_ configuration: ServerConfiguration) throws -> some ApplicationProtocol {
     // Uploads and rejects files go to the folder given, or to a temporary one removed at shutdown.
+    if configuration.workDirectory == nil { TemporaryFolder.removeAbandoned(prefix: "catalog-serve") }
     let temporary = try configuration.workDirectory == nil ? TemporaryFolder(prefix: "catalog-serve") : nil
     let workDirectory = configuration.workDirectory ?? temporary?.path ?? ""
     let store = CatalogStore(databasePath: configuration.databasePath)
     let imports = ImportCoordinator(
         databasePath: configuration.databasePath, workDirectory: workDirectory, store: store,
         progressInterval: configuration.progressInterval)
-    let router = buildRouter(store: store, imports: imports, maxUploadBytes: configuration.maxUploadBytes)
+    let router = buildRouter(
+        store: store, imports: imports, maxUploadBytes: configuration.maxUploadBytes,
+        allowedHosts: SameOriginGuard<BasicRequestContext>.allowedHosts(listeningOn: configuration.host),
+        uploadStallTimeout: configuration.uploadStallTimeout)
     var logger = Logger(label: "catalog-serve")
     logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .notice
     let host = configuration.host
     let onListening = configuration.onListening
     return Application(
         router: router,
-        configuration: .init(address: .hostname(host, port: configuration.port), serverName: "catalog"),
+        server: .http1(configuration: .init(idleTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds))),
+        configuration: .init(
+            address: .hostname(host, port: configuration.port), serverName: "catalog",
+            availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
         services: temporary.map { [$0] } ?? [],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
@@ -34,11 +42,26 @@ public func buildApplication(_ configuration: ServerConfiguration) throws -> som
 }
 
 /// The routes of `catalog serve` over `store` and `imports`, every error answered as JSON.
-public func buildRouter(store: CatalogStore, imports: ImportCoordinator, maxUploadBytes: Int) -> Router<BasicRequestContext> {
+///
+/// `allowedHosts` are the host names requests may name (nil: any); see ``SameOriginGuard``.
+public func buildRouter(
+    store: CatalogStore, imports: ImportCoordinator, maxUploadBytes: Int,
+    allowedHosts: Set<String>? = ["localhost", "127.0.0.1", "::1"], uploadStallTimeout: Duration = .seconds(30)
+) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
+    router.add(middleware: SameOriginGuard(allowedHosts: allowedHosts))
     router.addRoutes(PageController().endpoints)
     router.addRoutes(ProductsController(store: store).endpoints, atPath: "/api/products")
-    router.addRoutes(ImportsController(imports: imports, maxUploadBytes: maxUploadBytes).endpoints, atPath: "/api/imports")
+    router.addRoutes(
+        ImportsController(imports: imports, maxUploadBytes: maxUploadBytes, uploadStallTimeout: uploadStallTimeout).endpoints,
+        atPath: "/api/imports")
     return router
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds.
+    var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
 }

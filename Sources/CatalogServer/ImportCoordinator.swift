@@ -63,8 +63,8 @@ public actor ImportCoordinator {
     }
 
     /// Starts importing the uploaded file of import `id`.
-    func start(_ id: Int) -> ImportRecord? {
-        var options = ImportOptions(databasePath: databasePath)
+    func start(_ id: Int, mode: ImportMode = .replace) -> ImportRecord? {
+        var options = ImportOptions(databasePath: databasePath, mode: mode)
         options.rejectsPath = rejectsPath(for: id)
         options.progressInterval = progressInterval
         let job = CatalogImporter(options: options).start(input: .file(path: uploadPath(for: id)))
@@ -104,16 +104,28 @@ public actor ImportCoordinator {
         }
         let final: ImportEvent
         do {
-            let summary = try await job.summary
+            var summary = try await job.summary
             // Searches must see the new catalog from the moment a listener hears "finished".
             await store.catalogReplaced()
+            // Clients learn where things are by URL, never by the server's own paths.
+            summary.databasePath = (databasePath as NSString).lastPathComponent
+            summary.rejectsPath = summary.rejectsPath.map { _ in "/api/imports/\(id)/rejects" }
             final = .finished(summary)
         } catch {
-            final = .failed(String(describing: error))
+            final = .failed(message(for: error, id: id))
         }
         try? FileManager.default.removeItem(atPath: uploadPath(for: id))
         if activeId == id { activeId = nil }
         publish(final, for: id)
+    }
+
+    /// The error's message for a web client: the upload's file is "the uploaded file", and no server path appears.
+    private func message(for error: any Error, id: Int) -> String {
+        String(describing: error)
+            .replacingOccurrences(of: uploadPath(for: id), with: "the uploaded file")
+            .replacingOccurrences(of: rejectsPath(for: id), with: "the rejects file")
+            .replacingOccurrences(of: workDirectory + "/", with: "")
+            .replacingOccurrences(of: databasePath, with: (databasePath as NSString).lastPathComponent)
     }
 
     private func publish(_ event: ImportEvent, for id: Int) {

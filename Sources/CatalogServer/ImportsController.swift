@@ -1,10 +1,12 @@
 import Hummingbird
 import ProductCatalog
 
-/// `/api/imports`: upload a CSV to replace the catalog, follow the import live, download its rejects.
+/// `/api/imports`: upload a CSV to replace or update the catalog, follow the import live, download its rejects.
 struct ImportsController<Context: RequestContext> {
     let imports: ImportCoordinator
     let maxUploadBytes: Int
+    /// How long an upload may send nothing before it is dropped (408) and the import slot freed.
+    let uploadStallTimeout: Duration
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -15,22 +17,34 @@ struct ImportsController<Context: RequestContext> {
         return routes
     }
 
-    /// `POST` with the CSV as the body: 202 and the import's record; 409 while another runs, 413 past the size limit.
+    /// `POST ?mode=replace|upsert` with the CSV as the body: 202 and the import's record.
+    ///
+    /// 409 while another import runs, 413 past the size limit, 415 unless the body is labelled
+    /// as CSV (`text/csv`), which other web sites cannot send without the server's consent.
     @Sendable func upload(request: Request, context: Context) async throws -> Response {
+        try ContentType.requireUpload(request)
+        let mode: ImportMode
+        switch FormQuery(request.uri.query)["mode"] {
+        case nil, "", "replace": mode = .replace
+        case "upsert": mode = .upsert
+        default: throw APIError(.badRequest, "mode is replace (the file becomes the catalog) or upsert (the file's products are added or updated).",
+                                fields: ["mode": "Use replace or upsert."])
+        }
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > maxUploadBytes {
             throw UploadFile.tooLarge(limit: maxUploadBytes)
         }
         let id = try await imports.reserve()
         do {
-            let size = try await UploadFile.write(request.body, to: imports.uploadPath(for: id), limit: maxUploadBytes)
+            let size = try await UploadFile.write(
+                request.body, to: imports.uploadPath(for: id), limit: maxUploadBytes, stallTimeout: uploadStallTimeout)
             guard size > 0 else {
-                throw APIError(.badRequest, "The body is empty; send the CSV file itself as the request body.")
+                throw APIError(.badRequest, "The file is empty; choose a CSV file with a header line and products.")
             }
         } catch {
             await imports.abandonUpload(id)
             throw error
         }
-        guard let record = await imports.start(id) else { throw APIError(.internalServerError, "Import \(id) vanished before it started.") }
+        guard let record = await imports.start(id, mode: mode) else { throw APIError(.internalServerError, "Import \(id) vanished before it started.") }
         return JSONResponse.response(record.jsonValue, status: .accepted, headers: [.location: "/api/imports/\(id)"])
     }
 

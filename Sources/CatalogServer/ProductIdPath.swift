@@ -25,10 +25,4 @@ enum ProductIdPath {
         allowed.insert(charactersIn: "-._~")
         return productId.addingPercentEncoding(withAllowedCharacters: allowed) ?? productId
     }
-
-    /// True when two productIds name the same product: equal after folding ASCII letters, as `COLLATE NOCASE` compares.
-    static func same(_ a: String, _ b: String) -> Bool {
-        func folded(_ text: String) -> [UInt8] { text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } }
-        return folded(a) == folded(b)
-    }
 }

@@ -9,6 +9,7 @@ import ProductCatalog
 /// exact. A field of another type is answered with 422 and a message for that field.
 enum ProductRequestBody {
     static func draft(from request: Request, context: some RequestContext) async throws -> ProductDraft {
+        try ContentType.requireJSON(request)
         var request = request
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
         let object: [String: Value]

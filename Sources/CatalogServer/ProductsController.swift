@@ -58,7 +58,7 @@ struct ProductsController<Context: RequestContext> {
     /// `POST`: adds the product in the body; 201 with the stored product, 422 per field, 409 when the productId is taken.
     @Sendable func add(request: Request, context: Context) async throws -> Response {
         let draft = try await ProductRequestBody.draft(from: request, context: context)
-        let product = try validated(draft, isNewProductId: true)
+        let product = try validated(draft)
         let stored = try await store.add(product)
         return JSONResponse.response(stored.jsonValue, status: .created, headers: [.location: ProductIdPath.url(of: stored.productId)])
     }
@@ -74,8 +74,7 @@ struct ProductsController<Context: RequestContext> {
             }
             draft[.productId] = current.productId
         }
-        let renamed = !ProductIdPath.same(draft[.productId].trimmingCharacters(in: .whitespaces), productId)
-        let product = try validated(draft, isNewProductId: renamed)
+        let product = try validated(draft)
         let stored = try await store.replace(productId: productId, with: product)
         return JSONResponse.response(stored.jsonValue)
     }
@@ -87,9 +86,9 @@ struct ProductsController<Context: RequestContext> {
         return Response(status: .noContent)
     }
 
-    private func validated(_ draft: ProductDraft, isNewProductId: Bool) throws -> Product {
+    private func validated(_ draft: ProductDraft) throws -> Product {
         do {
-            return try ProductValidation.product(from: draft, isNewProductId: isNewProductId)
+            return try ProductValidation.product(from: draft)
         } catch {
             throw APIError(EditError.invalid(error))
         }

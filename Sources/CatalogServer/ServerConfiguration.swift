@@ -12,6 +12,12 @@ public struct ServerConfiguration: Sendable {
     public var workDirectory: String?
     /// How often an import reports progress.
     public var progressInterval: Duration
+    /// How long a connection may sit idle between requests before it is closed.
+    public var idleTimeout: Duration = .seconds(60)
+    /// How long an upload may send nothing before it is dropped with 408.
+    public var uploadStallTimeout: Duration = .seconds(30)
+    /// Connections served at once; more wait to be accepted, so the server never runs out of file descriptors.
+    public var maxConnections = 256
     /// Called with the page's address once the server listens.
     public var onListening: (@Sendable (_ url: String) -> Void)?
 

@@ -4,45 +4,73 @@ import Glibc
 import Darwin
 #endif
 import Hummingbird
+import Synchronization
 
 /// Streams a request body into a file as it arrives, never holding more than one buffer in memory.
 enum UploadFile {
-    /// Writes `body` to a new file at `path` and returns its size; 413 once it passes `limit` bytes.
+    /// Writes `body` to a new file at `path` and returns its size.
     ///
-    /// The partial file is removed when the upload fails.
-    static func write(_ body: RequestBody, to path: String, limit: Int) async throws -> Int {
+    /// 413 once it passes `limit` bytes; 408 when no byte arrives for `stallTimeout`, so a
+    /// client that stops sending does not hold the import slot. The partial file is removed
+    /// when the upload fails.
+    static func write(_ body: RequestBody, to path: String, limit: Int, stallTimeout: Duration = .seconds(30)) async throws -> Int {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw APIError(.internalServerError, "The server cannot create \(path) for the upload: \(String(cString: strerror(errno))).")
+            throw APIError(.internalServerError, "The server cannot store the upload: \(String(cString: strerror(errno))). See the server's output.")
         }
-        var total = 0
+        let lastArrival = LastArrival()
         do {
             defer { close(descriptor) }
-            for try await buffer in body {
-                total += buffer.readableBytes
-                guard total <= limit else { throw tooLarge(limit: limit) }
-                try buffer.withUnsafeReadableBytes { bytes in
-                    var offset = 0
-                    while offset < bytes.count {
-                        let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                        if written < 0 {
-                            if errno == EINTR { continue }
-                            throw writeFailed(path: path, errno: errno)
-                        }
-                        offset += written
+            return try await withThrowingTaskGroup(of: Int?.self) { group in
+                group.addTask {
+                    var total = 0
+                    for try await buffer in body {
+                        lastArrival.touch()
+                        total += buffer.readableBytes
+                        guard total <= limit else { throw tooLarge(limit: limit) }
+                        try buffer.withUnsafeReadableBytes { try writeAll(descriptor, $0) }
+                    }
+                    return total
+                }
+                group.addTask {
+                    while true {
+                        let idle = lastArrival.idle
+                        if idle >= stallTimeout { throw stalled(after: stallTimeout) }
+                        try await Task.sleep(for: min(stallTimeout - idle, .seconds(1)))
                     }
                 }
+                defer { group.cancelAll() }
+                while let result = try await group.next() {
+                    if let total = result { return total }
+                }
+                return 0
             }
         } catch {
             unlink(path)
             throw error
         }
-        return total
     }
 
     /// The 413 answer for an upload over `limit` bytes.
     static func tooLarge(limit: Int) -> APIError {
         APIError(.contentTooLarge, "The file is larger than this server accepts (\(limit) bytes); split it, or restart catalog serve with a larger --max-upload-bytes.")
+    }
+
+    /// The 408 answer for an upload that stopped arriving.
+    static func stalled(after timeout: Duration) -> APIError {
+        APIError(.requestTimeout, "The upload stopped: no data arrived for \(timeout.components.seconds) seconds. Upload the file again.")
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw writeFailed(errno: errno)
+            }
+            offset += written
+        }
     }
 
     private static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
@@ -53,10 +81,23 @@ enum UploadFile {
         #endif
     }
 
-    private static func writeFailed(path: String, errno code: Int32) -> APIError {
+    private static func writeFailed(errno code: Int32) -> APIError {
         if code == ENOSPC {
-            return APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "The server's disk is full while saving the upload to \(path); free some space and upload again.")
+            return .diskFull("The server's disk filled up while saving the upload; free some space and upload again.")
         }
-        return APIError(.internalServerError, "The server could not save the upload to \(path): \(String(cString: strerror(code))).")
+        return APIError(.internalServerError, "The server could not save the upload: \(String(cString: strerror(code))).")
+    }
+}
+
+/// When the last bytes of an upload arrived, shared by the task that writes and the one that watches.
+private final class LastArrival: Sendable {
+    private let instant = Mutex(ContinuousClock.now)
+
+    func touch() {
+        instant.withLock { $0 = .now }
+    }
+
+    var idle: Duration {
+        ContinuousClock.now - instant.withLock { $0 }
     }
 }

@@ -11,8 +11,10 @@ extension Catalog {
                 salesPrice (sale_price, special_price), color, size, productType (type, category), \
                 taxRate (tax) and imageURL (image); any other column is kept under its own name.
 
-                The new catalog replaces the old one only when the import succeeds. Rows that \
-                cannot be imported go to a rejects file with their line number and the reason.
+                The new catalog replaces the old one only when the import succeeds, and never \
+                with an empty one unless --allow-empty says so. Rows that cannot be imported go to \
+                a rejects file with their line number and the reason. --db must be a regular file \
+                (or a new path) that you can write; a symbolic link is followed.
                 """)
 
         @Argument(help: "The CSV file to import: a path, - for standard input, or an http:// or https:// URL; gzip is decompressed.")
@@ -50,6 +52,9 @@ extension Catalog {
         @Option(help: "The field delimiter: , ; tab or | (default: detected from the header line).")
         var delimiter: String?
 
+        @Flag(help: "Replace the catalog even when the result is empty: a header-only file, or one whose rows were all rejected.")
+        var allowEmpty = false
+
         @Flag(help: "Print progress and the result as JSON lines on standard output.")
         var json = false
 
@@ -79,6 +84,7 @@ extension Catalog {
             options.encoding = encoding
             options.maxFieldBytes = maxFieldBytes
             options.sortMemory = sortMemory << 20
+            options.allowEmpty = allowEmpty
 
             let job = CatalogImporter(options: options).start(input: InputSource(
                 argument: file, httpOptions: HTTPByteSource.Options(timeout: .milliseconds(Int64((timeout * 1000).rounded())))))
@@ -110,6 +116,9 @@ extension Catalog {
             }
             text += "Rows read: \(Formatting.count(summary.rowsRead)), rejected: \(Formatting.count(summary.rowsRejected)), "
                 + "duplicates collapsed: \(Formatting.count(summary.duplicates)).\n"
+            if summary.editsReplaced > 0 {
+                text += "\(Formatting.count(summary.editsReplaced)) \(summary.editsReplaced == 1 ? "product" : "products") added, edited or deleted in catalog serve since the previous import \(summary.editsReplaced == 1 ? "was" : "were") replaced by the file's version.\n"
+            }
             if let rejectsPath = summary.rejectsPath {
                 text += "Rejected rows, with line numbers and reasons: \(rejectsPath)\n"
             }

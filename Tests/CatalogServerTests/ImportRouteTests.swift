@@ -20,7 +20,7 @@ import Testing
         defer { fixture.remove() }
         try fixture.importCSV(productsCSV(prefix: "OLD", count: 5))
         try await fixture.application().test(.router) { client in
-            let accepted = try await client.execute(uri: "/api/imports", method: .post, body: ByteBuffer(string: Self.uploadCSV()))
+            let accepted = try await client.execute(uri: "/api/imports", method: .post, headers: csvUpload, body: ByteBuffer(string: Self.uploadCSV()))
             #expect(accepted.status == .accepted)
             #expect(accepted.headers[.location] == "/api/imports/1")
             let record = try accepted.json()
@@ -74,10 +74,10 @@ import Testing
         let drained = RejectsDrain(path: fifo)
         try await fixture.application().test(.router) { client in
             defer { drained.start() }
-            let first = try await client.execute(uri: "/api/imports", method: .post, body: ByteBuffer(string: "productId,title,listPrice\nNEW-1,One,1\nNEW-2,Two,x\nNEW-3,Three,3\n"))
+            let first = try await client.execute(uri: "/api/imports", method: .post, headers: csvUpload, body: ByteBuffer(string: "productId,title,listPrice\nNEW-1,One,1\nNEW-2,Two,x\nNEW-3,Three,3\n"))
             #expect(first.status == .accepted)
 
-            let second = try await client.execute(uri: "/api/imports", method: .post, body: ByteBuffer(string: productsCSV(prefix: "X", count: 1)))
+            let second = try await client.execute(uri: "/api/imports", method: .post, headers: csvUpload, body: ByteBuffer(string: productsCSV(prefix: "X", count: 1)))
             #expect(second.status == .conflict)
             let message = try #require(try second.json()["error"] as? [String: Any])["message"] as? String
             #expect(message?.contains("Import 1 is still running") == true)
@@ -95,7 +95,7 @@ import Testing
 
             let after = try await client.execute(uri: "/api/products", method: .get)
             #expect(try after.productIds() == ["NEW-1", "NEW-3"])
-            let third = try await client.execute(uri: "/api/imports", method: .post, body: ByteBuffer(string: productsCSV(prefix: "X", count: 1)))
+            let third = try await client.execute(uri: "/api/imports", method: .post, headers: csvUpload, body: ByteBuffer(string: productsCSV(prefix: "X", count: 1)))
             #expect(third.status == .accepted)
         }
     }
@@ -104,11 +104,11 @@ import Testing
         let fixture = try ServerFixture(maxUploadBytes: 100)
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
-            let tooLarge = try await client.execute(uri: "/api/imports", method: .post, body: ByteBuffer(string: productsCSV(prefix: "P", count: 10)))
+            let tooLarge = try await client.execute(uri: "/api/imports", method: .post, headers: csvUpload, body: ByteBuffer(string: productsCSV(prefix: "P", count: 10)))
             #expect(tooLarge.status == .contentTooLarge)
             let error = try #require(try tooLarge.json()["error"] as? [String: Any])
             #expect((error["message"] as? String)?.contains("--max-upload-bytes") == true)
-            let small = try await client.execute(uri: "/api/imports", method: .post, body: ByteBuffer(string: productsCSV(prefix: "P", count: 2)))
+            let small = try await client.execute(uri: "/api/imports", method: .post, headers: csvUpload, body: ByteBuffer(string: productsCSV(prefix: "P", count: 2)))
             #expect(small.status == .accepted)
         }
     }
@@ -117,9 +117,9 @@ import Testing
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
-            let response = try await client.execute(uri: "/api/imports", method: .post)
+            let response = try await client.execute(uri: "/api/imports", method: .post, headers: csvUpload)
             #expect(response.status == .badRequest)
-            let next = try await client.execute(uri: "/api/imports", method: .post, body: ByteBuffer(string: productsCSV(prefix: "P", count: 2)))
+            let next = try await client.execute(uri: "/api/imports", method: .post, headers: csvUpload, body: ByteBuffer(string: productsCSV(prefix: "P", count: 2)))
             #expect(next.status == .accepted)
         }
     }
@@ -129,7 +129,7 @@ import Testing
         defer { fixture.remove() }
         try fixture.importCSV(productsCSV(prefix: "OLD", count: 2))
         try await fixture.application().test(.router) { client in
-            let accepted = try await client.execute(uri: "/api/imports", method: .post, body: ByteBuffer(string: "name,price\nMug,1\n"))
+            let accepted = try await client.execute(uri: "/api/imports", method: .post, headers: csvUpload, body: ByteBuffer(string: "name,price\nMug,1\n"))
             #expect(accepted.status == .accepted)
             let events = try ServerSentEvent.parse(try await client.execute(uri: "/api/imports/1/events", method: .get).text)
             let failed = try #require(events.last)

@@ -17,7 +17,7 @@ import Testing
     static let invalidCases: [InvalidCase] = [
         InvalidCase(change: ["productId": nil], field: "productId", words: "Enter a productId"),
         InvalidCase(change: ["productId": "   "], field: "productId", words: "Enter a productId"),
-        InvalidCase(change: ["productId": String(repeating: "x", count: 65)], field: "productId", words: "at most 64 characters"),
+        InvalidCase(change: ["productId": String(repeating: "x", count: 256)], field: "productId", words: "at most 255 bytes"),
         InvalidCase(change: ["productId": "AB\n1"], field: "productId", words: "control characters"),
         InvalidCase(change: ["title": ""], field: "title", words: "Enter a title"),
         InvalidCase(change: ["listPrice": "abc"], field: "listPrice", words: "number such as 19.99"),
@@ -104,7 +104,7 @@ import Testing
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
-            let response = try await client.execute(uri: "/api/products", method: .post, body: ByteBuffer(string: "[1,2"))
+            let response = try await client.execute(uri: "/api/products", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: "[1,2"))
             #expect(response.status == .badRequest)
         }
     }
@@ -158,17 +158,6 @@ import Testing
             let renamed = try await client.send("/api/products/AB-1", .put, json: ["productId": "AB-3", "title": "One"])
             #expect(renamed.status == .ok)
             #expect(try fixture.storedIds() == ["AB-2", "AB-3"])
-        }
-    }
-
-    @Test func editingKeepsAnImportedIdLongerThanTheLimitForNewOnes() async throws {
-        let fixture = try ServerFixture()
-        defer { fixture.remove() }
-        let longId = String(repeating: "L", count: 80)
-        try fixture.importCSV("productId,title\n\(longId),Long\n")
-        try await fixture.application().test(.router) { client in
-            let response = try await client.send("/api/products/\(longId)", .put, json: ["productId": longId, "title": "Still long"])
-            #expect(response.status == .ok)
         }
     }
 

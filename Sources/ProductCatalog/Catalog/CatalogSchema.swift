@@ -20,6 +20,13 @@ public enum CatalogSchema {
     public static let version: Int32 = 1
     /// The table holding the products.
     public static let table = "products"
+    /// The productIds added, edited or deleted by hand since the last replacing import.
+    ///
+    /// Created by the first edit; a replacing import starts a new file without it, after
+    /// counting it, so the import can say how many hand edits it replaced.
+    static let editsTable = "catalog_edits"
+    /// SQLite columns per table (`SQLITE_MAX_COLUMN`); the known fields take the first ones.
+    static let maxColumns = 2000
 
     /// The statements that create an empty catalog with these extra columns.
     static func createStatements(extraColumns: [String]) -> String {
@@ -42,17 +49,48 @@ public enum CatalogSchema {
         case missing, empty, catalog, otherDatabase, notADatabase
     }
 
-    /// Looks at the file at `path` without changing it.
+    /// Looks at the file at `path`; throws ``CatalogError/notAFile(path:kind:)`` for a directory, device or FIFO.
+    ///
+    /// A catalog whose last writer was killed mid-transaction has a hot journal beside it, which
+    /// a read-only connection cannot roll back; this rolls it back (as any writer would on its
+    /// next open), so every command finds the catalog as it was before the interrupted write.
     public static func kind(ofFileAt path: String) throws -> FileKind {
-        guard let size = try FileSystem.size(ofFileAt: path) else { return .missing }
+        let size: Int
+        do {
+            switch try FileSystem.entry(at: path) {
+            case .missing: return .missing
+            case .regular(let bytes, _, _, _): size = bytes
+            case .other(let kind): throw CatalogError.notAFile(path: path, kind: kind)
+            }
+        } catch let error as ByteSourceError {
+            throw CatalogError.notAFile(path: path, kind: "unreadable (\(error.reason))")
+        }
         if size == 0 { return .empty }
         do {
-            let connection = try Connection(path: path, mode: .readOnly)
-            connection.setBusyTimeout(milliseconds: 5_000)
-            let id = try connection.scalarInt("PRAGMA application_id")
-            return id == Int64(applicationID) ? .catalog : .otherDatabase
+            return try readKind(path)
+        } catch let error as SQLiteError where error.isHotJournal {
+            try rollBackInterruptedWrite(path)
+            return try readKind(path)
         } catch let error as SQLiteError where error.isNotADatabase {
             return .notADatabase
+        }
+    }
+
+    private static func readKind(_ path: String) throws -> FileKind {
+        let connection = try Connection(path: path, mode: .readOnly)
+        connection.setBusyTimeout(milliseconds: 5_000)
+        let id = try connection.scalarInt("PRAGMA application_id")
+        return id == Int64(applicationID) ? .catalog : .otherDatabase
+    }
+
+    /// Rolls back the hot journal a killed writer left beside `path`, by reading it once read-write.
+    public static func rollBackInterruptedWrite(_ path: String) throws {
+        do {
+            let connection = try Connection(path: path, mode: .readWrite)
+            connection.setBusyTimeout(milliseconds: 5_000)
+            _ = try connection.scalarInt("SELECT count(*) FROM sqlite_master")
+        } catch let error as SQLiteError where error.isHotJournal || error.isReadOnly || error.isCannotOpen {
+            throw CatalogError.unfinishedWrite(path: path)
         }
     }
 }

@@ -18,6 +18,11 @@ public struct HeaderMapping: Sendable, Equatable {
     /// Maps `header` to fields by name and alias; `overrides` name the header for a field by hand.
     public init(header: [String], overrides: [ProductField: String] = [:]) throws(HeaderMappingError) {
         self.header = header
+        let maxExtras = CatalogSchema.maxColumns - ProductField.allCases.count
+        guard header.count <= maxExtras else { throw .tooManyColumns(count: header.count, limit: maxExtras) }
+        if let index = header.firstIndex(where: { $0.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F } }) {
+            throw .controlCharacter(column: index + 1)
+        }
         var columns: [ProductField: Int] = [:]
         var claimed = Set<Int>()
 
@@ -48,7 +53,7 @@ public struct HeaderMapping: Sendable, Equatable {
         var taken = Set(ProductField.allCases.map { $0.columnName.lowercased() })
         var extras: [ExtraColumn] = []
         for index in header.indices where !claimed.contains(index) {
-            let trimmed = header[index].trimmingSpaces
+            let trimmed = ProductRules.trimmed(header[index])
             let base = trimmed.isEmpty ? "column\(index + 1)" : trimmed
             var name = base
             var suffix = 2
@@ -69,6 +74,8 @@ public enum HeaderMappingError: Error, Sendable, Equatable, CustomStringConverti
     case ambiguous(field: ProductField, headers: [String])
     case overrideNotFound(field: ProductField, header: String, found: [String])
     case overrideTwice(header: String)
+    case tooManyColumns(count: Int, limit: Int)
+    case controlCharacter(column: Int)
 
     public var description: String {
         switch self {
@@ -83,19 +90,16 @@ public enum HeaderMappingError: Error, Sendable, Equatable, CustomStringConverti
             return "--column \(field.rawValue)=\"\(header)\": no such column. Columns found: \(Self.list(found))"
         case .overrideTwice(let header):
             return "column \"\(header)\" is named by more than one --column"
+        case .tooManyColumns(let count, let limit):
+            return "the header has \(count) columns; a catalog holds at most \(limit). Remove the columns you do not need, or check that --delimiter is right."
+        case .controlCharacter(let column):
+            return "header column \(column) holds a NUL byte, a line break or another control character; header names must be plain text."
         }
     }
 
+    /// The first few names, quoted, and how many more there are: a message stays one readable line.
     private static func list(_ names: [String]) -> String {
-        names.map { "\"\($0)\"" }.joined(separator: ", ")
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        var scalars = Substring(self)
-        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
-        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
-        return String(scalars)
+        let shown = names.prefix(20).map { "\"\($0.count > 60 ? $0.prefix(60) + "…" : Substring($0))\"" }
+        return shown.joined(separator: ", ") + (names.count > 20 ? " and \(names.count - 20) more" : "")
     }
 }

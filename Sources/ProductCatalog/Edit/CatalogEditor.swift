@@ -13,13 +13,18 @@
 /// then checks that the path still names the file this editor opened (``CatalogFileIdentity``);
 /// while the lock is held an import cannot swap files, because swapping waits for that lock.
 /// When the file was replaced, the write throws ``EditError/catalogReplaced(path:)``: open a new editor.
-/// An editor belongs to one task or actor at a time.
+/// While an import runs (in this process or another), writes are refused with
+/// ``EditError/importRunning(path:)``: a replacing import would discard them at its swap. Each
+/// write also records its productIds in the catalog's edits table, so the next replacing import
+/// can say how many hand edits it replaced. An editor belongs to one task or actor at a time.
 public final class CatalogEditor {
     /// The catalog's path.
     public let databasePath: String
     /// The file this editor opened.
     public let identity: CatalogFileIdentity
     private let connection: Connection
+    /// The catalog file itself, symbolic links followed: the import lock is taken beside it.
+    private let filePath: String
     /// The names of the table's extra columns, as the table spells them.
     public let extraColumns: [String]
 
@@ -35,12 +40,13 @@ public final class CatalogEditor {
             throw EditError.catalog(.noCatalog(path: databasePath))
         }
         let connection = try Self.database(databasePath) { try Connection(path: databasePath, mode: .readWrite) }
-        connection.setBusyTimeout(milliseconds: 10_000)
+        connection.setBusyTimeout(milliseconds: Self.busyTimeout)
         guard CatalogFileIdentity.ofFile(at: databasePath) == before else {
             throw EditError.catalogReplaced(path: databasePath)
         }
         self.connection = connection
         identity = before
+        filePath = (try? FileSystem.resolvingLinks(databasePath)) ?? databasePath
         let known = Set(ProductField.allCases.map { $0.columnName.lowercased() })
         extraColumns = try Self.database(databasePath) {
             let statement = try connection.prepare("SELECT name FROM pragma_table_info(?1)")
@@ -93,6 +99,7 @@ public final class CatalogEditor {
             } catch let error as SQLiteError where error.isConstraint {
                 throw EditError.duplicate(productId: product.productId)
             }
+            try recordEdit(of: product.productId)
             return try stored(product.productId)
         }
     }
@@ -118,6 +125,8 @@ public final class CatalogEditor {
                 throw EditError.duplicate(productId: product.productId)
             }
             guard connection.changes > 0 else { throw EditError.notFound(productId: productId) }
+            try recordEdit(of: productId)
+            try recordEdit(of: product.productId)
             return try stored(product.productId)
         }
     }
@@ -129,13 +138,20 @@ public final class CatalogEditor {
             statement.bind(1, productId)
             try statement.step()
             guard connection.changes > 0 else { throw EditError.notFound(productId: productId) }
+            try recordEdit(of: productId)
         }
     }
 
     // MARK: - Writing
 
-    /// Runs `body` in an IMMEDIATE transaction on the file the path names now.
+    /// How long a write waits for another writer's lock before ``EditError/busy(path:)``.
+    static let busyTimeout: Int32 = 2_000
+
+    /// Runs `body` in an IMMEDIATE transaction on the file the path names now, unless an import runs.
     private func write<T>(_ body: () throws -> T) throws -> T {
+        let permit = ImportLock.forEdit(of: filePath)
+        if case .importRunning = permit { throw EditError.importRunning(path: databasePath) }
+        defer { withExtendedLifetime(permit) {} }
         try Self.database(databasePath) { try connection.execute("BEGIN IMMEDIATE") }
         guard isCurrent else {
             try? connection.execute("ROLLBACK")
@@ -148,6 +164,23 @@ public final class CatalogEditor {
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
+        }
+    }
+
+    /// Notes that `productId` was changed by hand since the last import.
+    private func recordEdit(of productId: String) throws {
+        try connection.execute("CREATE TABLE IF NOT EXISTS \(CatalogSchema.editsTable) (productId TEXT NOT NULL COLLATE NOCASE PRIMARY KEY) WITHOUT ROWID")
+        let statement = try connection.prepare("INSERT OR IGNORE INTO \(CatalogSchema.editsTable) (productId) VALUES (?1)")
+        statement.bind(1, productId)
+        try statement.step()
+    }
+
+    /// How many products were added, edited or deleted by hand since the last replacing import.
+    public func handEditsSinceImport() throws -> Int {
+        try Self.database(databasePath) {
+            let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = '\(CatalogSchema.editsTable)'") ?? 0
+            guard tables > 0 else { return 0 }
+            return Int(try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.editsTable)") ?? 0)
         }
     }
 
@@ -205,6 +238,8 @@ public final class CatalogEditor {
     private static func database<T>(_ path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let error as SQLiteError where error.isBusy {
+            throw EditError.busy(path: path)
         } catch let error as SQLiteError {
             throw EditError.database(path: path, error)
         }

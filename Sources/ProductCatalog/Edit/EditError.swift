@@ -8,6 +8,10 @@ public enum EditError: Error, Sendable, CustomStringConvertible {
     case notFound(productId: String)
     /// An import replaced the catalog file after this editor opened it; open a new editor.
     case catalogReplaced(path: String)
+    /// An import into the catalog is running; an edit now could be lost at its swap.
+    case importRunning(path: String)
+    /// Another program holds the catalog's write lock; try again in a moment.
+    case busy(path: String)
     /// The file is missing or not a catalog.
     case catalog(CatalogError)
     /// SQLite failed.
@@ -24,10 +28,16 @@ public enum EditError: Error, Sendable, CustomStringConvertible {
             return "no product has productId \"\(productId)\"; it may have been deleted or replaced by an import"
         case .catalogReplaced(let path):
             return "\(path) was replaced by an import while it was being edited; try again"
+        case .importRunning(let path):
+            return "\(path): an import into this catalog is running, and it could discard the change; try again when it has finished"
+        case .busy(let path):
+            return "\(path): another program is writing the catalog; try again in a moment"
         case .catalog(let error):
             return error.description
         case .database(let path, let error):
-            return error.isFull ? "\(path): the disk is full (\(error.message)); free some space and try again" : "\(path): \(error)"
+            if error.isFull { return "\(path): the disk is full (\(error.message)); free some space and try again" }
+            if error.isReadOnly { return "\(path): the catalog or its folder cannot be written (\(error.message))" }
+            return "\(path): SQLite could not write the catalog (\(error.message), code \(error.extendedCode))"
         }
     }
 }

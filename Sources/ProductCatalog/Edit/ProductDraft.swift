@@ -1,6 +1,6 @@
 /// A product as someone typed it into a form: text for each field, not yet checked.
 ///
-/// ``ProductValidation/product(from:isNewProductId:)`` turns a draft into a ``Product`` or says,
+/// ``ProductValidation/product(from:)`` turns a draft into a ``Product`` or says,
 /// field by field, what to fix.
 public struct ProductDraft: Sendable, Hashable {
     /// The text of each known field; a field that is not here is empty.

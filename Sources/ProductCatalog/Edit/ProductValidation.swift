@@ -2,24 +2,20 @@ import Foundation
 
 /// The rules a product added or edited by hand must follow, with a message per field that breaks one.
 ///
-/// Text is trimmed of surrounding spaces; an empty optional field is stored as NULL.
-/// - `productId`: required, at most ``maxProductIdLength`` characters, no control characters.
+/// Text is trimmed of surrounding spaces and tabs; an empty optional field is stored as NULL.
+/// The productId and price rules are ``ProductRules``, the same an import applies.
+/// - `productId`: required, at most ``ProductRules/maxProductIdBytes`` bytes, no control characters.
 /// - `title`: required.
 /// - `listPrice`, `salesPrice`: exact decimals ≥ 0 with at most 2 decimals, as ``Price`` reads them;
 ///   the sale price not above the list price.
 /// - `taxRate`: a percentage from 0 to 100.
 /// - `imageURL`: an `http://` or `https://` address, or empty.
 public enum ProductValidation {
-    /// The longest productId accepted for a new product (or a renamed one).
-    public static let maxProductIdLength = 64
-    /// The longest text accepted in one field, the same limit an import applies.
-    public static let maxFieldBytes = ImportOptions().maxFieldBytes
+    /// The longest text accepted in one field, the same limit an import applies by default.
+    public static let maxFieldBytes = ProductRules.maxFieldBytes
 
     /// Checks `draft` and returns the product to store.
-    ///
-    /// `isNewProductId` is false when the product keeps the id it already has in the catalog:
-    /// an imported id longer than ``maxProductIdLength`` can still be edited.
-    public static func product(from draft: ProductDraft, isNewProductId: Bool = true) throws(ProductValidationError) -> Product {
+    public static func product(from draft: ProductDraft) throws(ProductValidationError) -> Product {
         var errors: [String: String] = [:]
         func text(_ field: ProductField) -> String? {
             let value = trimmed(draft[field])
@@ -32,14 +28,15 @@ public enum ProductValidation {
 
         let productId = text(.productId)
         if errors[ProductField.productId.rawValue] == nil {
-            if let productId {
-                if productId.unicodeScalars.contains(where: isControl) {
-                    errors[ProductField.productId.rawValue] = "A productId cannot contain line breaks, tabs or other control characters."
-                } else if isNewProductId, productId.count > maxProductIdLength {
-                    errors[ProductField.productId.rawValue] = "A productId has at most \(maxProductIdLength) characters; this one has \(productId.count)."
-                }
-            } else {
+            switch ProductRules.problem(inProductId: productId ?? "") {
+            case nil: break
+            case .empty?:
                 errors[ProductField.productId.rawValue] = "Enter a productId."
+            case .controlCharacter?:
+                errors[ProductField.productId.rawValue] = "A productId cannot contain line breaks, tabs or other control characters."
+            case .tooLong(let bytes)?:
+                errors[ProductField.productId.rawValue] =
+                    "A productId has at most \(ProductRules.maxProductIdBytes) bytes (letters outside ASCII take 2 to 4); this one has \(bytes)."
             }
         }
 
@@ -61,7 +58,7 @@ public enum ProductValidation {
         }
         let listPrice = price(.listPrice)
         let salesPrice = price(.salesPrice)
-        if let listPrice, let salesPrice, salesPrice > listPrice {
+        if let listPrice, let salesPrice, !ProductRules.salePriceFits(sale: salesPrice, list: listPrice) {
             errors[ProductField.salesPrice.rawValue] =
                 "The sale price (\(salesPrice)) is above the list price (\(listPrice)); lower it or raise the list price."
         }
@@ -106,17 +103,13 @@ public enum ProductValidation {
     }
 
     private static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespaces)
+        ProductRules.trimmed(text)
     }
 
     private static func problem(inText text: String) -> String? {
         if text.utf8.contains(0) { return "Remove the NUL character; text cannot contain one." }
         if text.utf8.count > maxFieldBytes { return "The text is too long: at most 1 MiB." }
         return nil
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || scalar.value == 0x7F
     }
 
     /// `0` to `100`, digits with an optional fraction: `19`, `7.5`, `100.00`.

@@ -44,24 +44,8 @@ struct BatchInserter {
     }
 }
 
-/// Where an import writes its sorted rows: a new catalog to swap in, or the live one to update.
-protocol CatalogWriter: AnyObject {
-    /// The catalog file the import is for.
-    var livePath: String { get }
-    /// Writes a batch of rows sorted by productId.
-    func insert(_ batch: RowBatch, kinds: UnsafeBufferPointer<Bool>) throws
-    /// Commits the rows so far when the writer works in several transactions.
-    func commitBatch() throws
-    /// Commits everything and returns how many products the catalog now holds.
-    func finish() throws -> Int
-    /// Puts the result in place where readers see it.
-    func install() throws
-    /// Leaves the catalog as it was before the import.
-    func abandon()
-}
-
-extension CatalogWriter {
-    /// Runs `body`, naming the database in any SQLite error.
+extension CatalogBuild {
+    /// Runs `body`, naming the catalog in any SQLite error.
     func database<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()

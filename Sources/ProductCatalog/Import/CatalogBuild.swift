@@ -3,25 +3,38 @@
 /// The file is built at `<db>.importing` with bulk-load settings that are only safe because
 /// nobody reads it yet: `journal_mode=OFF` and `synchronous=OFF` (a crash leaves a broken
 /// *build* file, which the next import deletes), `locking_mode=EXCLUSIVE` (no lock traffic per
-/// transaction) and 16 KiB pages; the cache stays small because rows arrive in key order and
-/// only the B-tree's right edge is touched. At the end it is switched back to an ordinary rollback
-/// journal, closed, fsynced, and renamed over the live catalog while an exclusive lock on the
-/// old file keeps writers out and rolls back any hot journal of the old file first: a
-/// `-journal` left beside the path could otherwise be replayed into the new file.
-final class CatalogBuild: CatalogWriter {
+/// transaction); the cache stays small because rows arrive in key order and only the B-tree's
+/// right edge is touched. A replacing import starts from an empty file with 16 KiB pages; an
+/// upsert starts from a copy of the live catalog, taken under a read lock, and updates the copy.
+/// Either way the live file is only read until the end, so searches are never blocked by the
+/// import and a killed import leaves no journal behind. At the end the build is switched back to
+/// an ordinary rollback journal, closed, fsynced, given the old file's permissions, and renamed
+/// over the live catalog while an exclusive lock on the old file keeps writers out and rolls back
+/// any hot journal of the old file first: a `-journal` left beside the path could otherwise be
+/// replayed into the new file.
+final class CatalogBuild {
     let livePath: String
     let buildPath: String
+    /// True for an upsert, which starts from a copy of the live catalog.
+    let copyingLive: Bool
     private var connection: Connection?
     private var inserter: BatchInserter?
+    /// Products the catalog held before an upsert; 0 for a replacement.
+    private(set) var productsBefore = 0
+    /// Products added, edited or deleted by hand since the previous import, which a replacement discards.
+    private(set) var editsReplaced = 0
 
     /// Starts a build for the catalog at `livePath`, clearing what an interrupted build left.
     ///
     /// The caller holds the catalog's ``ImportLock``, so no other import is using the build file.
-    init(livePath: String, maxPages: Int? = nil) throws {
+    /// With `copyingLive`, the build starts as a copy of the live catalog.
+    init(livePath: String, copyingLive: Bool, maxPages: Int? = nil) throws {
         self.livePath = livePath
+        self.copyingLive = copyingLive
         buildPath = livePath + ".importing"
         do {
             try removeBuildFiles()
+            if copyingLive { try copyLive() }
         } catch let error as ByteSourceError {
             throw ImportError.destination(error)
         }
@@ -29,7 +42,7 @@ final class CatalogBuild: CatalogWriter {
         self.connection = connection
         try database {
             try connection.execute("""
-                PRAGMA page_size = 16384;
+                \(copyingLive ? "" : "PRAGMA page_size = 16384;")
                 PRAGMA journal_mode = OFF;
                 PRAGMA synchronous = OFF;
                 PRAGMA locking_mode = EXCLUSIVE;
@@ -52,12 +65,37 @@ final class CatalogBuild: CatalogWriter {
         }
     }
 
-    func insert(_ batch: RowBatch, kinds: UnsafeBufferPointer<Bool>) throws {
-        try database { try inserter?.insert(batch, kinds: kinds) }
+    /// Prepares the copy for an upsert: adds the extra columns it lacks and inserts that update on conflict.
+    ///
+    /// Products in the file replace those with the same productId (only the columns the file
+    /// has); new ones are added; others stay.
+    func prepareUpsert(extraColumns: [String], insertColumns: [String]) throws {
+        guard let connection else { return }
+        try database {
+            try connection.execute("BEGIN")
+            var existing = Set<String>()
+            let columns = try connection.prepare("SELECT name FROM pragma_table_info('\(CatalogSchema.table)')")
+            while try columns.step() { existing.insert(columns.text(at: 0)?.lowercased() ?? "") }
+            for name in extraColumns where !existing.contains(name.lowercased()) {
+                try connection.execute("ALTER TABLE \(CatalogSchema.table) ADD COLUMN \(quoteIdentifier(name)) TEXT")
+            }
+            productsBefore = Int(try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.table)") ?? 0)
+            let updates = insertColumns.dropFirst().map { "\(quoteIdentifier($0)) = excluded.\(quoteIdentifier($0))" }
+            inserter = try BatchInserter(
+                connection: connection, columns: insertColumns,
+                conflictClause: updates.isEmpty
+                    ? "ON CONFLICT (productId) DO NOTHING"
+                    : "ON CONFLICT (productId) DO UPDATE SET " + updates.joined(separator: ", "))
+        }
     }
 
-    /// Commits the rows so far and begins the next batch.
-    func commitBatch() throws {
+    /// Writes rows sorted by productId; `kinds` says which parameters are prices.
+    func insert(_ rows: RowBatch, kinds: UnsafeBufferPointer<Bool>) throws {
+        try database { try inserter?.insert(rows, kinds: kinds) }
+    }
+
+    /// Commits the rows so far and begins the next transaction, so the build's cache stays small.
+    func commitAndContinue() throws {
         try database { try connection?.execute("COMMIT; BEGIN") }
     }
 
@@ -74,29 +112,27 @@ final class CatalogBuild: CatalogWriter {
         }
     }
 
-    /// Moves the finished file over the live catalog in one atomic rename.
+    /// Moves the finished file over the live catalog in one atomic rename, keeping the old file's permissions.
     func install() throws {
-        try FileSystem.sync(buildPath)
-        var live: Connection?
-        if try FileSystem.size(ofFileAt: livePath) != nil {
-            let connection = try database { try Connection(path: livePath, mode: .readWrite) }
-            connection.setBusyTimeout(milliseconds: 30_000)
-            // A `-wal` beside the path would be read into the new file: fold it back first.
-            if try FileSystem.size(ofFileAt: livePath + "-wal") != nil {
-                connection.setBusyTimeout(milliseconds: 2_000)
-                _ = try? connection.scalarText("PRAGMA journal_mode = DELETE")
-                guard try FileSystem.size(ofFileAt: livePath + "-wal") == nil else {
-                    throw ImportError.catalogInUse(path: livePath)
-                }
-                connection.setBusyTimeout(milliseconds: 30_000)
+        try destination {
+            try FileSystem.sync(buildPath)
+            if case .regular(_, let mode, let owner, let group) = try FileSystem.entry(at: livePath) {
+                try FileSystem.setPermissions(buildPath, mode: mode, owner: owner, group: group)
             }
+        }
+        var live: Connection?
+        if try destination({ try FileSystem.size(ofFileAt: livePath) }) != nil {
+            let connection = try openLive()
             // Wait out readers and writers of the old file; taking the lock also rolls back
             // any hot journal of the old file, so no journal is left for the new one to meet.
             try database { try connection.execute("BEGIN EXCLUSIVE") }
+            if !copyingLive { editsReplaced = try countHandEdits(connection) }
             live = connection
         }
-        try FileSystem.rename(buildPath, to: livePath)
-        try FileSystem.sync(FileSystem.directory(of: livePath), directory: true)
+        try destination {
+            try FileSystem.rename(buildPath, to: livePath)
+            try FileSystem.sync(FileSystem.directory(of: livePath), directory: true)
+        }
         try? live?.execute("ROLLBACK")
         live = nil
     }
@@ -108,8 +144,54 @@ final class CatalogBuild: CatalogWriter {
         try? removeBuildFiles()
     }
 
+    // MARK: - The live file
+
+    /// Opens the live catalog read-write, first folding back a `-wal` that would be read into the new file.
+    private func openLive() throws -> Connection {
+        let connection = try database { try Connection(path: livePath, mode: .readWrite) }
+        connection.setBusyTimeout(milliseconds: 30_000)
+        if try destination({ try FileSystem.size(ofFileAt: livePath + "-wal") }) != nil {
+            connection.setBusyTimeout(milliseconds: 2_000)
+            _ = try? connection.scalarText("PRAGMA journal_mode = DELETE")
+            guard try destination({ try FileSystem.size(ofFileAt: livePath + "-wal") }) == nil else {
+                throw ImportError.catalogInUse(path: livePath)
+            }
+            connection.setBusyTimeout(milliseconds: 30_000)
+        }
+        return connection
+    }
+
+    /// Copies the live catalog to the build path while a read transaction keeps writers from changing it.
+    private func copyLive() throws {
+        let connection = try openLive()
+        try database {
+            try connection.execute("BEGIN")
+            _ = try connection.scalarInt("SELECT count(*) FROM sqlite_master")
+        }
+        defer { try? connection.execute("ROLLBACK") }
+        try FileSystem.copy(livePath, to: buildPath)
+    }
+
+    /// The rows of the edits table, 0 when the catalog has none.
+    private func countHandEdits(_ connection: Connection) throws -> Int {
+        try database {
+            let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = '\(CatalogSchema.editsTable)'") ?? 0
+            guard tables > 0 else { return 0 }
+            return Int(try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.editsTable)") ?? 0)
+        }
+    }
+
     private func removeBuildFiles() throws {
         try FileSystem.removeIfPresent(buildPath)
         try FileSystem.removeIfPresent(buildPath + "-journal")
+    }
+
+    /// Runs `body`, turning a file error into ``ImportError/destination(_:)``.
+    private func destination<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ByteSourceError {
+            throw ImportError.destination(error)
+        }
     }
 }

@@ -27,9 +27,9 @@ public struct CatalogImporter: Sendable {
     ) throws -> ImportSummary {
         let clock = ContinuousClock()
         let start = clock.now
-        let lock = try ImportLock(databasePath: options.databasePath)
+        let destination = try ImportDestination(databasePath: options.databasePath, mode: options.mode)
+        let lock = try ImportLock(importInto: destination.path)
         defer { withExtendedLifetime(lock) {} }
-        try checkDestination()
 
         let source = options.encoding == .utf8 ? source : TranscodingByteSource(source, encoding: options.encoding)
         let reader = CSVReader(source: source, options: CSVReader.Options(
@@ -64,12 +64,12 @@ public struct CatalogImporter: Sendable {
 
         // Stops whatever runs on the second core, and the writer, when this thread fails.
         var stopStages: (() -> Void)?
-        var writer: (any CatalogWriter)?
+        var writer: CatalogBuild?
         do {
             // 1. Read and check every record; sort the good ones into runs, on a second core.
             let arenaCapacity = options.sortMemory / 2
             let sorter = RunSorter(
-                arenaCapacity: arenaCapacity, policy: options.onDuplicate, pathPrefix: options.databasePath + ".importing")
+                arenaCapacity: arenaCapacity, policy: options.onDuplicate, pathPrefix: destination.path + ".importing")
             stopStages = sorter.abandon
             var arena = RowArena(capacity: arenaCapacity)
             while try readNext(reader, into: &record) {
@@ -92,13 +92,14 @@ public struct CatalogImporter: Sendable {
                 if counts.rowsRead & 1023 == 0 { try reportIfDue(.loading) }
             }
             try rejects.finish()
+            try checkSomethingKept(counts, checker: checker, rejectsPath: rejects.path, source: source.name)
             let (runs, duplicatesInRuns) = try sorter.finish(last: arena)
             counts.duplicates = duplicatesInRuns
             if isCancelled() { throw ImportError.cancelled }
             report(.writing)
 
             // 2. Merge the runs in productId order on the second core; write them on this one.
-            let target = try makeWriter(extraColumns: mapping.extras.map(\.name), insertColumns: checker.columnNames)
+            let target = try makeBuild(at: destination.path, extraColumns: mapping.extras.map(\.name), insertColumns: checker.columnNames)
             writer = target
             let stream = RowBatchStream(runs: runs, policy: options.onDuplicate)
             stopStages = stream.abandon
@@ -111,7 +112,7 @@ public struct CatalogImporter: Sendable {
                     stream.recycle(batch)
                     if rowsInTransaction >= options.batchSize {
                         rowsInTransaction = 0
-                        try target.commitBatch()
+                        try target.commitAndContinue()
                     }
                     try reportIfDue(.writing)
                 }
@@ -124,11 +125,11 @@ public struct CatalogImporter: Sendable {
             // 3. Commit, and for a replacement make the new file durable and swap it in.
             let stored = try target.finish()
             try target.install()
-            let added = (target as? CatalogUpsert).map { stored - $0.productsBefore } ?? stored
+            let added = stored - target.productsBefore
             let summary = ImportSummary(
                 rowsRead: counts.rowsRead, rowsInserted: counts.rowsInserted, rowsUpdated: counts.rowsInserted - added,
                 rowsRejected: counts.rowsRejected, duplicates: counts.duplicates, productsInCatalog: stored,
-                bytesRead: source.bytesRead, elapsed: clock.now - start,
+                editsReplaced: target.editsReplaced, bytesRead: source.bytesRead, elapsed: clock.now - start,
                 databasePath: options.databasePath, rejectsPath: counts.rowsRejected > 0 ? rejects.path : nil)
             progress(summary.progress)
             return summary
@@ -140,31 +141,29 @@ public struct CatalogImporter: Sendable {
         }
     }
 
-    /// Fails early, before reading the input, when the import could not end well.
-    private func checkDestination() throws {
-        switch try CatalogSchema.kind(ofFileAt: options.databasePath) {
-        case .catalog: break
-        case .missing, .empty:
-            if options.mode == .upsert { throw ImportError.catalog(.noCatalog(path: options.databasePath)) }
-        case .otherDatabase, .notADatabase:
-            throw ImportError.catalog(.notACatalog(path: options.databasePath))
+    /// Refuses an import that would keep nothing: every row rejected, or (replacing) no rows at all.
+    private func checkSomethingKept(_ counts: ImportProgress, checker: ProductRowChecker, rejectsPath: String, source: String) throws {
+        guard !options.allowEmpty, counts.rowsRejected == counts.rowsRead else { return }
+        if counts.rowsRead > 0 {
+            throw ImportError.nothingImported(
+                rowsRead: counts.rowsRead, invalidUTF8: checker.invalidUTF8Rows, rejectsPath: rejectsPath)
         }
+        if options.mode == .replace { throw ImportError.noDataRows(source: source) }
     }
 
-    private func makeWriter(extraColumns: [String], insertColumns: [String]) throws -> any CatalogWriter {
-        switch options.mode {
-        case .replace:
-            let build = try CatalogBuild(livePath: options.databasePath, maxPages: options.maxDatabasePages)
-            do {
-                try build.createTable(extraColumns: extraColumns, insertColumns: insertColumns)
-            } catch {
-                build.abandon()
-                throw error
+    /// The new catalog, empty for a replacement or a copy of the live one for an upsert.
+    private func makeBuild(at path: String, extraColumns: [String], insertColumns: [String]) throws -> CatalogBuild {
+        let build = try CatalogBuild(livePath: path, copyingLive: options.mode == .upsert, maxPages: options.maxDatabasePages)
+        do {
+            switch options.mode {
+            case .replace: try build.createTable(extraColumns: extraColumns, insertColumns: insertColumns)
+            case .upsert: try build.prepareUpsert(extraColumns: extraColumns, insertColumns: insertColumns)
             }
-            return build
-        case .upsert:
-            return try CatalogUpsert(livePath: options.databasePath, extraColumns: extraColumns, insertColumns: insertColumns)
+        } catch {
+            build.abandon()
+            throw error
         }
+        return build
     }
 
     private func readNext(_ reader: CSVReader, into record: inout CSVRecord) throws -> Bool {

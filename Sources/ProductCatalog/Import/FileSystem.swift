@@ -6,17 +6,119 @@ import Darwin
 
 /// The few POSIX file operations an atomic import needs, with errors that name the path.
 enum FileSystem {
-    /// The size of the regular file at `path`, nil when nothing is there.
-    static func size(ofFileAt path: String) throws -> Int? {
+    /// What a path names, following symbolic links.
+    enum Entry: Equatable {
+        /// Nothing is there.
+        case missing
+        /// A regular file, with its size, permission bits and owner.
+        case regular(size: Int, mode: UInt32, owner: UInt32, group: UInt32)
+        /// Something a catalog cannot be: a directory, a device, a FIFO or a socket (named in words).
+        case other(String)
+    }
+
+    /// What is at `path` now.
+    static func entry(at path: String) throws -> Entry {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            if errno == ENOENT { return nil }
+            if errno == ENOENT { return .missing }
             throw ByteSourceError(source: path, reason: FileByteSource.describe(errno: errno))
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw ByteSourceError(source: path, reason: "is a directory")
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            return .regular(
+                size: Int(info.st_size), mode: UInt32(info.st_mode & 0o7777),
+                owner: UInt32(info.st_uid), group: UInt32(info.st_gid))
+        case S_IFDIR: return .other("a directory")
+        case S_IFCHR, S_IFBLK: return .other("a device")
+        case S_IFIFO: return .other("a FIFO (named pipe)")
+        case S_IFSOCK: return .other("a socket")
+        default: return .other("not a regular file")
         }
-        return Int(info.st_size)
+    }
+
+    /// The size of the regular file at `path`, nil when nothing is there.
+    static func size(ofFileAt path: String) throws -> Int? {
+        switch try entry(at: path) {
+        case .missing: return nil
+        case .regular(let size, _, _, _): return size
+        case .other(let kind): throw ByteSourceError(source: path, reason: "is \(kind)")
+        }
+    }
+
+    /// `path` with every symbolic link in it followed, so that the file itself (not the link) is replaced and locked.
+    ///
+    /// The last component need not exist: a missing file, or a link to one, resolves to where
+    /// the file would be created. Paths without links come back unchanged.
+    static func resolvingLinks(_ path: String) throws -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0 else {
+                if errno == ENOENT { return current }
+                throw ByteSourceError(source: current, reason: FileByteSource.describe(errno: errno))
+            }
+            guard info.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count >= 0 else {
+                throw ByteSourceError(source: current, reason: FileByteSource.describe(errno: errno))
+            }
+            let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/") ? target : directory(of: current) + "/" + target
+        }
+        throw ByteSourceError(source: path, reason: "has too many levels of symbolic links")
+    }
+
+    /// True when the process may write the file at `path`, and someone may at all.
+    ///
+    /// `access(2)` says yes to root for any file; a file without a single write bit (`chmod 444`)
+    /// is read-only by its owner's choice, so it counts as not writable for root too.
+    static func isWritable(_ path: String, mode: UInt32) -> Bool {
+        access(path, W_OK) == 0 && mode & 0o222 != 0
+    }
+
+    /// Gives the file at `path` these permission bits and, when the process may, this owner.
+    static func setPermissions(_ path: String, mode: UInt32, owner: UInt32, group: UInt32) throws {
+        if geteuid() == 0, chown(path, owner, group) != 0 {
+            throw ByteSourceError(source: path, reason: FileByteSource.describe(errno: errno))
+        }
+        guard chmod(path, mode_t(mode)) == 0 else {
+            throw ByteSourceError(source: path, reason: FileByteSource.describe(errno: errno))
+        }
+    }
+
+    /// Copies the file at `source` to a new file at `destination` (replacing it), 1 MiB at a time.
+    static func copy(_ source: String, to destination: String) throws {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw ByteSourceError(source: source, reason: FileByteSource.describe(errno: errno)) }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw ByteSourceError(source: destination, reason: FileByteSource.describe(errno: errno)) }
+        defer { close(output) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(input, buffer.baseAddress, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ByteSourceError(source: source, reason: FileByteSource.describe(errno: errno))
+            }
+            if count == 0 { return }
+            try writeAll(output, UnsafeRawBufferPointer(rebasing: buffer[..<count]), path: destination)
+        }
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying short and interrupted writes.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ByteSourceError(source: path, reason: FileByteSource.describe(errno: errno))
+            }
+            offset += written
+        }
     }
 
     /// Removes the file at `path` if there is one.

@@ -6,6 +6,10 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case emptyInput(source: String)
     /// The header line itself is not valid CSV.
     case malformedHeader(source: String, CSVMalformation)
+    /// The file has a header but no data rows; replacing would empty the catalog.
+    case noDataRows(source: String)
+    /// Every data row was rejected, so the import would keep nothing.
+    case nothingImported(rowsRead: Int, invalidUTF8: Int, rejectsPath: String)
     /// The header cannot be mapped to product fields.
     case header(source: String, HeaderMappingError)
     /// More rows were rejected than `maxErrors` allows.
@@ -33,6 +37,16 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
             return "\(source): the file is empty; a product CSV starts with a header line such as productId,title,listPrice"
         case .malformedHeader(let source, let malformation):
             return "\(source): the header line is not valid CSV: \(malformation)"
+        case .noDataRows(let source):
+            return "\(source) has a header line but no data rows; importing it would empty the catalog, so the catalog was not changed. To empty it on purpose, add --allow-empty."
+        case .nothingImported(let rowsRead, let invalidUTF8, let rejectsPath):
+            var text = "none of the \(rowsRead) data rows could be imported (each is in \(rejectsPath) with the reason), so the catalog was not changed."
+            if invalidUTF8 * 2 > rowsRead {
+                text += " Most rows are not valid UTF-8: if the file was saved as Latin-1 or Windows-1252 (as Excel does), import it again with --encoding latin1 or --encoding windows-1252."
+            } else {
+                text += " Fix the rows and import again; to empty the catalog on purpose, add --allow-empty."
+            }
+            return text
         case .header(let source, let error):
             return "\(source): \(error)"
         case .tooManyRejects(let limit, let line, let rejectsPath):
@@ -45,7 +59,10 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
             if error.isFull {
                 return "\(path): the disk is full (\(error.message)). The catalog was not changed."
             }
-            return "\(path): \(error)"
+            if error.isReadOnly {
+                return "\(path): the catalog or its folder cannot be written (\(error.message)). The catalog was not changed."
+            }
+            return "\(path): SQLite could not write the catalog (\(error.message), code \(error.extendedCode)). The catalog was not changed."
         case .catalog(let error):
             return error.description
         case .catalogInUse(let path):

@@ -51,6 +51,7 @@ public enum ImportEvent: Sendable, Equatable {
                 "rowsRejected": .int(summary.rowsRejected),
                 "duplicates": .int(summary.duplicates),
                 "productsInCatalog": .int(summary.productsInCatalog),
+                "editsReplaced": .int(summary.editsReplaced),
                 "bytesRead": .int(summary.bytesRead),
                 "seconds": .double(summary.elapsed.seconds),
                 "database": .string(summary.databasePath),

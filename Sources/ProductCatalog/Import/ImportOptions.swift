@@ -26,6 +26,8 @@ public struct ImportOptions: Sendable {
     public var sortMemory: Int
     /// How often progress is reported.
     public var progressInterval: Duration
+    /// Lets an import replace the catalog with an empty one (from a header-only file, or one whose rows were all rejected).
+    public var allowEmpty = false
 
     public init(
         databasePath: String = "catalog.sqlite",
@@ -36,7 +38,7 @@ public struct ImportOptions: Sendable {
         onDuplicate: DuplicatePolicy = .last,
         rejectsPath: String? = nil,
         maxErrors: Int = 1_000,
-        maxFieldBytes: Int = 1 << 20,
+        maxFieldBytes: Int = ProductRules.maxFieldBytes,
         chunkSize: Int = 1 << 20,
         batchSize: Int = 100_000,
         sortMemory: Int = 16 << 20,

@@ -14,6 +14,9 @@ public struct ImportSummary: Sendable, Equatable {
     public var duplicates: Int
     /// Products in the catalog after the import.
     public var productsInCatalog: Int
+    /// Products added, edited or deleted by hand (in `catalog serve`) since the previous import,
+    /// whose edits this replacing import discarded; 0 for an upsert, which keeps them.
+    public var editsReplaced: Int = 0
     /// Input bytes read.
     public var bytesRead: Int
     /// Wall-clock time from start to the new catalog in place.

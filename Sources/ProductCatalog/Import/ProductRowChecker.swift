@@ -18,6 +18,10 @@ struct ProductRowChecker {
     let header: [String]
     /// Scratch space for the prices of the record being checked.
     private var cents: [Int64]
+    /// The slots of the list and the sale price, when the file has both.
+    private let salePriceSlots: (list: Int, sale: Int)?
+    /// Rows rejected because a field is not valid UTF-8: a sign of a file in another encoding.
+    private(set) var invalidUTF8Rows = 0
 
     init(mapping: HeaderMapping) {
         var slots: [Slot] = []
@@ -32,6 +36,12 @@ struct ProductRowChecker {
         priceSlots = slots.map(\.isPrice)
         header = mapping.header
         cents = Array(repeating: 0, count: slots.count)
+        if let list = slots.firstIndex(where: { $0.columnName == ProductField.listPrice.columnName }),
+           let sale = slots.firstIndex(where: { $0.columnName == ProductField.salesPrice.columnName }) {
+            salePriceSlots = (list, sale)
+        } else {
+            salePriceSlots = nil
+        }
     }
 
     /// The catalog columns the statement fills, in parameter order.
@@ -52,11 +62,13 @@ struct ProductRowChecker {
         if !TextValidation.isPlainASCII(fields.allBytes), let reason = textProblem(in: fields) {
             return .rejected(reason)
         }
-        if fields[slots[0].column].isEmpty { return .rejected("productId is empty") }
+        if let problem = ProductRules.problem(inProductId: ProductRules.trimmed(fields[slots[0].column])) {
+            return .rejected(problem.reason)
+        }
 
         var size = EncodedRow.headerSize
         for (index, slot) in slots.enumerated() {
-            let bytes = fields[slot.column]
+            let bytes = ProductRules.trimmed(fields[slot.column])
             if slot.isPrice {
                 switch Price.parse(bytes) {
                 case nil:
@@ -71,6 +83,9 @@ struct ProductRowChecker {
             } else {
                 size += 4 + bytes.count
             }
+        }
+        if let (list, sale) = salePriceSlots, cents[sale] > cents[list], cents[list] >= 0 {
+            return .rejected("the sale price (\(Price(cents: cents[sale]))) is above the list price (\(Price(cents: cents[list])))")
         }
         guard let start = arena.reserve(size) else { return .arenaFull }
         start.storeBytes(of: UInt32(size - 4), as: UInt32.self)
@@ -88,7 +103,7 @@ struct ProductRowChecker {
                     cursor += 12
                 }
             } else {
-                let bytes = fields[slot.column]
+                let bytes = ProductRules.trimmed(fields[slot.column])
                 cursor.storeBytes(of: UInt32(bytes.count), as: UInt32.self)
                 if let source = bytes.baseAddress, bytes.count > 0 {
                     (cursor + 4).copyMemory(from: source, byteCount: bytes.count)
@@ -107,12 +122,13 @@ struct ProductRowChecker {
         case arenaFull
     }
 
-    private func textProblem(in fields: CSVRecord.Fields) -> String? {
+    private mutating func textProblem(in fields: CSVRecord.Fields) -> String? {
         for column in 0..<fields.count {
             switch TextValidation.problem(in: fields[column]) {
             case nil: continue
             case .nulByte?: return "column \(column + 1) (\(header[column])) contains a NUL byte"
             case .invalidUTF8?:
+                invalidUTF8Rows += 1
                 return "column \(column + 1) (\(header[column])) is not valid UTF-8 (for Latin-1 or Windows-1252 files, give --encoding)"
             }
         }

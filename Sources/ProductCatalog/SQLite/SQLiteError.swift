@@ -26,6 +26,15 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public var isConstraint: Bool { code == SQLITE_CONSTRAINT }
     /// True when the statement was stopped by ``Connection/interrupt()``.
     public var isInterrupted: Bool { code == SQLITE_INTERRUPT }
+    /// True when another connection holds the lock past the busy timeout.
+    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+    /// True when the file or its folder cannot be written.
+    public var isReadOnly: Bool { code == SQLITE_READONLY && !isHotJournal }
+    /// True when the file could not be opened.
+    public var isCannotOpen: Bool { code == SQLITE_CANTOPEN }
+    /// True when a read-only connection met a hot journal it cannot roll back
+    /// (`SQLITE_READONLY_ROLLBACK`): a writer was killed mid-transaction.
+    public var isHotJournal: Bool { extendedCode == 776 }
 
     public var description: String {
         var text = "SQLite error \(extendedCode): \(message)"

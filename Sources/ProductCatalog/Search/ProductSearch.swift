@@ -25,7 +25,7 @@ public final class ProductSearch {
         case .empty, .otherDatabase, .notADatabase: throw CatalogError.notACatalog(path: databasePath)
         }
         connection = try Connection(path: databasePath, mode: .readOnly)
-        connection.setBusyTimeout(milliseconds: 10_000)
+        connection.setBusyTimeout(milliseconds: 5_000)
     }
 
     /// Up to `limit` products whose productId starts with `prefix` (ASCII case ignored), after `cursor`.

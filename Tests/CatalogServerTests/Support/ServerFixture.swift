@@ -62,6 +62,9 @@ func productRows(prefix: String, count: Int) -> String {
     (0..<count).map { "\(prefix)-\(String(format: "%03d", $0)),Product \($0),\($0 + 1).50\n" }.joined()
 }
 
+/// The headers the page sends with an upload.
+let csvUpload: HTTPFields = [.contentType: "text/csv"]
+
 extension TestResponse {
     /// The body as a JSON object.
     func json() throws -> [String: Any] {

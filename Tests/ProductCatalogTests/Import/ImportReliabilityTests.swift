@@ -92,7 +92,7 @@ import Testing
 
     @Test func aSecondImportIntoTheSameCatalogWaitsItsTurn() throws {
         let fixture = try CatalogFixture()
-        let lock = try ImportLock(databasePath: fixture.databasePath)
+        let lock = try ImportLock(importInto: fixture.databasePath)
         #expect {
             try fixture.importCSV("sku\nA1\n")
         } throws: { error in

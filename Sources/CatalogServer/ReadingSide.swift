@@ -1,0 +1,86 @@
+import ProductCatalog
+
+/// The search connection of ``CatalogStore`` and what it caches; lives on the store's reading queue.
+struct ReadingSide {
+    let databasePath: String
+    private var search: ProductSearch?
+    private var searchIdentity: CatalogFileIdentity?
+    /// A connection that only watches `PRAGMA data_version`, which changes whenever another
+    /// connection (this server's editor, or another program) commits to the file.
+    private var watcher: Connection?
+    /// Match counts by prefix, valid while the file and its data version stay the same.
+    private var counts: [String: Int] = [:]
+    private var countsVersion: Int64?
+
+    init(databasePath: String) {
+        self.databasePath = databasePath
+    }
+
+    /// Runs `body`; when a killed writer left a hot journal that this read-only connection
+    /// cannot roll back, rolls it back and runs `body` once more on a new connection.
+    mutating func recovering<T>(_ body: (inout ReadingSide) throws -> T) throws -> T {
+        do {
+            return try body(&self)
+        } catch let error as SQLiteError where error.isHotJournal {
+            close()
+            try CatalogSchema.rollBackInterruptedWrite(databasePath)
+            return try body(&self)
+        }
+    }
+
+    /// A page of products whose productId starts with `prefix`, and how many match in all.
+    mutating func page(prefix: String, after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int) {
+        guard let search = try currentSearch() else { return (SearchPage(products: [], nextCursor: nil), 0) }
+        let page = try search.page(prefix: prefix, after: cursor, limit: limit)
+        let version = try watcher?.scalarInt("PRAGMA data_version")
+        if version != countsVersion {
+            counts.removeAll()
+            countsVersion = version
+        }
+        if let count = counts[prefix] { return (page, count) }
+        let count = try search.count(prefix: prefix)
+        if counts.count >= 256 { counts.removeAll() }
+        counts[prefix] = count
+        return (page, count)
+    }
+
+    /// Drops the connections; the next request opens the file at the path.
+    mutating func close() {
+        search = nil
+        searchIdentity = nil
+        watcher = nil
+        counts.removeAll()
+        countsVersion = nil
+    }
+
+    /// The search on the file now at the path; nil when there is no catalog yet.
+    mutating func currentSearch() throws -> ProductSearch? {
+        for _ in 0..<3 {
+            let identity = CatalogFileIdentity.ofFile(at: databasePath)
+            if let search, identity == searchIdentity { return search }
+            close()
+            guard let identity else { return nil }
+            let opened: ProductSearch
+            do {
+                opened = try ProductSearch(databasePath: databasePath)
+            } catch CatalogError.noCatalog {
+                continue
+            } catch let error as CatalogError {
+                // An empty file is a catalog about to be created; anything else is not ours to read.
+                if (try? CatalogSchema.kind(ofFileAt: databasePath)) == .empty { return nil }
+                throw APIError(.internalServerError, error.description)
+            }
+            // The file may have been swapped between the stat and the open: keep the search only
+            // when the path names the same file before and after.
+            let watcher = try Connection(path: databasePath, mode: .readOnly)
+            watcher.setBusyTimeout(milliseconds: 2_000)
+            if CatalogFileIdentity.ofFile(at: databasePath) == identity {
+                search = opened
+                searchIdentity = identity
+                self.watcher = watcher
+                return opened
+            }
+        }
+        throw APIError(.serviceUnavailable, "The catalog file is being replaced again and again; try again in a moment.")
+    }
+}
