@@ -94,6 +94,8 @@ extension APIError {
                       headers: [.retryAfter: "5"])
         case .busy:
             self = .busy("Another program is writing the catalog; nothing was saved. Try again in a moment.")
+        case .catalog(.readOnly):
+            self.init(.serviceUnavailable, "The catalog file is read-only on the server, so the change was not saved; searching still works.")
         case .catalog(let error):
             self.init(.internalServerError, Self.catalogMessage(error))
         case .database(_, let error):

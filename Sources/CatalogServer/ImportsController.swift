@@ -11,9 +11,9 @@ struct ImportsController<Context: RequestContext> {
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.post(use: upload)
-        routes.get("{id}", use: status)
-        routes.get("{id}/events", use: events)
-        routes.get("{id}/rejects", use: rejects)
+        routes.getAndHead("{id}", use: status)
+        routes.getAndHead("{id}/events", use: events)
+        routes.getAndHead("{id}/rejects", use: rejects)
         return routes
     }
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import NIOCore
 import NIOHTTP1
 import ProductCatalog
@@ -14,11 +15,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            return try Self.answer(for: error, request: request, context: context).response(from: request, context: context)
+            return try Self.answer(for: error, request: request, logger: context.logger).response(from: request, context: context)
         }
     }
 
-    static func answer(for error: any Error, request: Request, context: Context) -> APIError {
+    static func answer(for error: any Error, request: Request, logger: Logger) -> APIError {
         switch error {
         case let error as APIError:
             return error
@@ -42,7 +43,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case is HTTPParserError:
             return APIError(.badRequest, "The request is malformed (its body or chunked encoding could not be read); send it again.")
         default:
-            context.logger.error("\(request.method) \(request.uri.path) failed: \(error)")
+            logger.error("\(request.method) \(request.uri.path) failed: \(error)")
             return APIError(.internalServerError, "The server could not answer this request; try again. If it keeps failing, the server's output says why.")
         }
     }

@@ -5,9 +5,9 @@ import Hummingbird
 struct PageController<Context: RequestContext> {
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
-        routes.get { _, _ in Self.asset(PackageResources.index_html, type: "text/html; charset=utf-8") }
-        routes.get("app.css") { _, _ in Self.asset(PackageResources.app_css, type: "text/css; charset=utf-8") }
-        routes.get("app.js") { _, _ in Self.asset(PackageResources.app_js, type: "text/javascript; charset=utf-8") }
+        routes.getAndHead { _, _ in Self.asset(PackageResources.index_html, type: "text/html; charset=utf-8") }
+        routes.getAndHead("app.css") { _, _ in Self.asset(PackageResources.app_css, type: "text/css; charset=utf-8") }
+        routes.getAndHead("app.js") { _, _ in Self.asset(PackageResources.app_js, type: "text/javascript; charset=utf-8") }
         return routes
     }
 

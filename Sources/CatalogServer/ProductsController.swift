@@ -10,9 +10,9 @@ struct ProductsController<Context: RequestContext> {
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
-        routes.get(use: list)
+        routes.getAndHead(use: list)
         routes.post(use: add)
-        routes.get("{productId}", use: show)
+        routes.getAndHead("{productId}", use: show)
         routes.put("{productId}", use: edit)
         routes.delete("{productId}", use: remove)
         return routes

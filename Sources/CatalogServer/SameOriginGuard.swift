@@ -29,23 +29,29 @@ struct SameOriginGuard<Context: RequestContext>: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let host = request.head.authority
-        if let host, let allowedHosts, !allowedHosts.contains(Self.hostName(of: host)) {
-            throw APIError(.forbidden, "This server answers only to \(allowedHosts.sorted().joined(separator: ", ")); open it by that address.")
-        }
-        if Self.changesState(request.method) {
-            if let site = request.headers[.secFetchSite]?.lowercased(), site != "same-origin", site != "none" {
-                throw Self.crossSite
-            }
-            if let origin = request.headers[.origin] {
-                if let host {
-                    guard origin.lowercased() == "http://" + host.lowercased() else { throw Self.crossSite }
-                } else if let allowedHosts {
-                    guard let originHost = Self.host(ofOrigin: origin), allowedHosts.contains(originHost) else { throw Self.crossSite }
-                }
-            }
+        if let refusal = refusal(
+            method: request.method, host: request.head.authority ?? request.headers[.hostHeader],
+            origin: request.headers[.origin], fetchSite: request.headers[.secFetchSite]) {
+            throw refusal
         }
         return try await next(request, context)
+    }
+
+    /// Why a request with these headers is refused; nil when it may go on.
+    func refusal(method: HTTPRequest.Method, host: String?, origin: String?, fetchSite: String?) -> APIError? {
+        if let host, let allowedHosts, !allowedHosts.contains(Self.hostName(of: host)) {
+            return APIError(.forbidden, "This server answers only to \(allowedHosts.sorted().joined(separator: ", ")); open it by that address.")
+        }
+        guard Self.changesState(method) else { return nil }
+        if let site = fetchSite?.lowercased(), site != "same-origin", site != "none" { return Self.crossSite }
+        guard let origin else { return nil }
+        if let host {
+            return origin.lowercased() == "http://" + host.lowercased() ? nil : Self.crossSite
+        }
+        if let allowedHosts {
+            guard let originHost = Self.host(ofOrigin: origin), allowedHosts.contains(originHost) else { return Self.crossSite }
+        }
+        return nil
     }
 
     private static var crossSite: APIError {
@@ -106,4 +112,6 @@ enum ContentType {
 
 extension HTTPField.Name {
     static var secFetchSite: Self { Self("Sec-Fetch-Site")! }
+    /// `Host`, for requests that carry it as a header rather than as the authority.
+    static var hostHeader: Self { Self("Host")! }
 }

@@ -149,6 +149,9 @@ public final class CatalogEditor {
 
     /// Runs `body` in an IMMEDIATE transaction on the file the path names now, unless an import runs.
     private func write<T>(_ body: () throws -> T) throws -> T {
+        if case .regular(_, let mode, _, _)? = try? FileSystem.entry(at: filePath), !FileSystem.isWritable(filePath, mode: mode) {
+            throw EditError.catalog(.readOnly(path: databasePath))
+        }
         let permit = ImportLock.forEdit(of: filePath)
         if case .importRunning = permit { throw EditError.importRunning(path: databasePath) }
         defer { withExtendedLifetime(permit) {} }

@@ -1,0 +1,149 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ProductCatalog
+import Testing
+
+/// The command line's answers to imports that would lose data and to `--db` paths it must not write.
+@Suite struct CatalogSafetyCommandTests {
+    @Test func anImportThatKeepsNothingExitsWithOneAndLeavesTheCatalog() throws {
+        let catalog = try CommandRunner()
+        #expect(try catalog.run(["import", "-"], input: Data("productId,title\nA1,One\nA2,Two\n".utf8)).status == 0)
+        var latin1 = Data("productId,title\n".utf8)
+        for index in 0..<50 { latin1 += Data("B\(index),Caf".utf8) + Data([0xE9, 0x0A]) }
+        let refused = try catalog.run(["import", "-"], input: latin1)
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("--encoding latin1"), "\(refused.standardError)")
+        #expect(try catalog.run(["search", ""]).standardOutput.contains("A2"))
+
+        let headerOnly = try catalog.run(["import", "-"], input: Data("productId,title\n".utf8))
+        #expect(headerOnly.status == 1)
+        #expect(headerOnly.standardError.contains("--allow-empty"))
+        let emptied = try catalog.run(["import", "-", "--allow-empty"], input: Data("productId,title\n".utf8))
+        #expect(emptied.status == 0, "\(emptied.standardError)")
+        #expect(try catalog.run(["search", ""]).standardOutput.contains("No products"))
+    }
+
+    @Test func aDbThatIsADeviceOrAFIFOIsRefusedByImportAndServe() throws {
+        let catalog = try CommandRunner()
+        let input = Data("productId,title\nA1,One\n".utf8)
+        let device = try catalog.run(["import", "-", "--db", "/dev/null"], input: input)
+        #expect(device.status == 1)
+        #expect(device.standardError.contains("/dev/null is a device"), "\(device.standardError)")
+        var info = stat()
+        #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+
+        #expect(mkfifo(catalog.directory + "/fifo", 0o644) == 0)
+        let serve = try catalog.run(["serve", "--db", "fifo", "--port", "0"])
+        #expect(serve.status == 1)
+        #expect(serve.standardError.contains("FIFO"), "\(serve.standardError)")
+    }
+
+    /// `kill -9` of an upsert at random moments: the next command opens the catalog with no manual step.
+    @Test func aKilledUpsertLeavesACatalogTheNextCommandOpens() throws {
+        let catalog = try CommandRunner()
+        let directory = catalog.directory
+        #expect(try catalog.run(["generate", "--rows", "2000", "--seed", "3", "--output", "old.csv"]).status == 0)
+        #expect(try catalog.run(["generate", "--rows", "150000", "--seed", "4", "--output", "new.csv"]).status == 0)
+        #expect(try catalog.run(["import", "old.csv"]).status == 0)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<4 {
+            let process = Process()
+            process.executableURL = CommandRunner.executable
+            process.arguments = ["import", "new.csv", "--mode", "upsert", "--quiet", "--sort-memory", "2"]
+            process.currentDirectoryURL = URL(fileURLWithPath: directory)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32.random(in: 0..<400_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+
+            let search = try catalog.run(["search", "", "--limit", "1"])
+            #expect(search.status == 0, "\(search.standardError)")
+            let count = try InterruptedImportTests.checkedCount(directory + "/catalog.sqlite")
+            #expect(count == 2000 || count > 2000 && count <= 152_000)
+        }
+        let again = try catalog.run(["import", "new.csv", "--mode", "upsert"])
+        #expect(again.status == 0, "\(again.standardError)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains("-journal") || $0.contains(".importing") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    /// `kill -9` of `catalog serve` while it saves edits: the next server starts and answers.
+    @Test func aServerKilledDuringEditsLeavesACatalogTheNextServerOpens() async throws {
+        let catalog = try CommandRunner()
+        #expect(try catalog.run(["generate", "--rows", "3000", "--seed", "8", "--output", "p.csv"]).status == 0)
+        #expect(try catalog.run(["import", "p.csv"]).status == 0)
+        for round in 0..<3 {
+            let server = try RunningServer(directory: catalog.directory)
+            // Edits in flight when the kill lands. (Not stopped by cancelling the task: cancelling
+            // a URLSession request on Linux can deadlock; a refused connection ends the loop.)
+            let edits = Task {
+                for index in 0..<10_000 {
+                    let body = #"{"productId":"HAND-\#(round)-\#(index)","title":"By hand"}"#
+                    guard (try? await server.send("POST", "/api/products", json: body)) != nil else { return }
+                }
+            }
+            _ = try await server.send("POST", "/api/products", json: #"{"productId":"FIRST-\#(round)","title":"First"}"#)
+            // A random number of edits more, while the others keep coming: the kill lands anywhere.
+            for index in 0..<Int.random(in: 1...60) {
+                _ = try await server.send("PUT", "/api/products/FIRST-\(round)", json: #"{"title":"Edit \#(index)"}"#)
+            }
+            kill(server.process.processIdentifier, SIGKILL)
+            server.process.waitUntilExit()
+            _ = await edits.result
+
+            let search = try catalog.run(["search", "first-\(round)"])
+            #expect(search.status == 0, "\(search.standardError)")
+            #expect(search.standardOutput.contains("FIRST-\(round)"))
+        }
+        let last = try RunningServer(directory: catalog.directory)
+        let (status, _) = try await last.send("GET", "/api/products?prefix=first", json: nil)
+        #expect(status == 200)
+        kill(last.process.processIdentifier, SIGTERM)
+        last.process.waitUntilExit()
+    }
+}
+
+/// `catalog serve --port 0` as a child process, with the address it printed.
+final class RunningServer: Sendable {
+    let process: Process
+    let address: String
+
+    init(directory: String) throws {
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = ["serve", "--port", "0"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(0x0A) {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            line += data
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let start = text.range(of: "http://"), let end = text[start.lowerBound...].firstIndex(of: " ") else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        address = String(text[start.lowerBound..<end]).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        self.process = process
+    }
+
+    /// Sends a request as the page would, and returns the status and body.
+    func send(_ method: String, _ path: String, json: String?) async throws -> (Int, String) {
+        var request = URLRequest(url: URL(string: address + path)!, timeoutInterval: 10)
+        request.httpMethod = method
+        if let json {
+            request.httpBody = Data(json.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+}

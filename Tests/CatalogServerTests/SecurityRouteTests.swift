@@ -1,0 +1,223 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOHTTP1
+import Testing
+@testable import CatalogServer
+@testable import ProductCatalog
+
+/// The attacks a page on another site, or a careless client, can make: each is refused and changes nothing.
+@Suite struct SecurityRouteTests {
+
+    static let product = #"{"productId":"EVIL-1","title":"Planted"}"#
+
+    @Test func anotherSitesWritesAreRefusedWhateverTheirContentType() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 3))
+        try await fixture.application().test(.router) { client in
+            let attempts: [(String, HTTPRequest.Method, HTTPFields, String)] = [
+                ("/api/imports", .post, [.contentType: "application/x-www-form-urlencoded", .origin: "http://evil.example"], "productId\nX\n"),
+                ("/api/imports", .post, [.contentType: "text/csv", .origin: "http://evil.example"], "productId\nX\n"),
+                ("/api/imports", .post, [.contentType: "text/csv", .secFetchSite: "cross-site"], "productId\nX\n"),
+                ("/api/products", .post, [.contentType: "text/plain", .origin: "http://evil.example"], Self.product),
+                ("/api/products", .post, [.contentType: "application/json", .origin: "null"], Self.product),
+                ("/api/products", .post, [.contentType: "application/json", .secFetchSite: "same-site"], Self.product),
+                ("/api/products/P-000", .delete, [.origin: "http://evil.example"], ""),
+                ("/api/products/P-000", .put, [.contentType: "application/json", .origin: "http://127.0.0.1:9999"], Self.product),
+            ]
+            for (uri, method, headers, body) in attempts {
+                let response = try await client.execute(uri: uri, method: method, headers: headers, body: ByteBuffer(string: body))
+                #expect(response.status == .forbidden, "\(method) \(uri) \(headers)")
+                #expect(try response.errorFields().isEmpty)
+            }
+        }
+        #expect(try fixture.storedIds() == ["P-000", "P-001", "P-002"])
+    }
+
+    @Test func aRequestNamingAnotherHostIsRefusedEvenToRead() {
+        let guarded = SameOriginGuard<BasicRequestContext>(allowedHosts: SameOriginGuard<BasicRequestContext>.allowedHosts(listeningOn: "127.0.0.1"))
+        // DNS rebinding: the attacker's name resolves to 127.0.0.1, and the browser sends it as Host.
+        #expect(guarded.refusal(method: .get, host: "evil.example:8080", origin: nil, fetchSite: nil)?.status == .forbidden)
+        #expect(guarded.refusal(method: .get, host: "127.0.0.1.evil.example", origin: nil, fetchSite: nil)?.status == .forbidden)
+        for host in ["127.0.0.1:8080", "localhost:8080", "[::1]:8080", "LOCALHOST"] {
+            #expect(guarded.refusal(method: .get, host: host, origin: nil, fetchSite: nil) == nil, "\(host)")
+        }
+        #expect(guarded.refusal(method: .post, host: "127.0.0.1:8080", origin: "http://127.0.0.1:8080", fetchSite: "same-origin") == nil)
+        #expect(guarded.refusal(method: .post, host: "127.0.0.1:8080", origin: "http://localhost:8080", fetchSite: nil)?.status == .forbidden)
+        #expect(guarded.refusal(method: .post, host: nil, origin: "http://evil.example", fetchSite: nil)?.status == .forbidden)
+        #expect(guarded.refusal(method: .post, host: nil, origin: "http://localhost:8080", fetchSite: nil) == nil)
+        // Listening on every address: any name, but still only same-origin writes.
+        let open = SameOriginGuard<BasicRequestContext>(allowedHosts: SameOriginGuard<BasicRequestContext>.allowedHosts(listeningOn: "0.0.0.0"))
+        #expect(open.refusal(method: .get, host: "shop.lan:8080", origin: nil, fetchSite: nil) == nil)
+        #expect(open.refusal(method: .post, host: "shop.lan:8080", origin: "http://evil.example", fetchSite: nil)?.status == .forbidden)
+    }
+
+    @Test func writesFromThePageItselfAreAccepted() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try await fixture.application().test(.router) { client in
+            // The router test client names the server `localhost`, as a browser on the page would.
+            let headers: HTTPFields = [.origin: "http://localhost", .secFetchSite: "same-origin", .contentType: "application/json"]
+            let added = try await client.execute(uri: "/api/products", method: .post, headers: headers, body: ByteBuffer(string: Self.product))
+            #expect(added.status == .created)
+        }
+    }
+
+    @Test func bodiesOfTheWrongTypeAre415() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try await fixture.application().test(.router) { client in
+            let form = try await client.execute(uri: "/api/imports", method: .post, headers: [.contentType: "multipart/form-data; boundary=x"], body: ByteBuffer(string: "productId\nX\n"))
+            #expect(form.status == .unsupportedMediaType)
+            let plain = try await client.execute(uri: "/api/products", method: .post, headers: [.contentType: "text/plain"], body: ByteBuffer(string: Self.product))
+            #expect(plain.status == .unsupportedMediaType)
+            let none = try await client.execute(uri: "/api/products", method: .post, body: ByteBuffer(string: Self.product))
+            #expect(none.status == .unsupportedMediaType)
+            let json = try await client.execute(uri: "/api/products", method: .post, headers: [.contentType: "application/json; charset=utf-8"], body: ByteBuffer(string: Self.product))
+            #expect(json.status == .created)
+        }
+    }
+
+    @Test func headAnswersWhereGetDoes() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 1))
+        try await fixture.application().test(.router) { client in
+            for uri in ["/", "/app.js", "/api/products", "/api/products/P-000"] {
+                let response = try await client.execute(uri: uri, method: .head)
+                #expect(response.status == .ok, "HEAD \(uri)")
+                #expect(response.body.readableBytes == 0)
+            }
+        }
+    }
+
+    @Test func aJSONBodyOverTheLimitIs413AndHugeErrorsStaySmall() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 1))
+        try await fixture.application().test(.router) { client in
+            let big = #"{"productId":"B","title":""# + String(repeating: "x", count: 3 << 20) + #""}"#
+            let tooLarge = try await client.execute(uri: "/api/products", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: big))
+            #expect(tooLarge.status == .contentTooLarge)
+            #expect(!tooLarge.text.contains("NIO"))
+
+            var object: [String: Any?] = ["productId": "U-1", "title": "Unknown keys"]
+            for index in 0..<20_000 { object["unknown\(index)"] = "v" }
+            let unknown = try await client.send("/api/products", .post, json: object)
+            #expect(unknown.status == .unprocessableContent)
+            #expect(unknown.body.readableBytes < 10_000)
+            #expect(try unknown.errorFields().count == APIError.maxFields)
+            #expect(unknown.text.contains("19980 more fields"))
+        }
+    }
+
+    @Test func aMalformedBodyIsA400WithoutInternals() throws {
+        let request = Request(head: HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/api/imports"), body: .init(buffer: ByteBuffer()))
+        let answer = JSONErrorMiddleware<BasicRequestContext>.answer(
+            for: HTTPParserError.invalidChunkSize, request: request,
+            logger: Logger(label: "test"))
+        #expect(answer.status == .badRequest)
+        #expect(!answer.message.contains("invalidChunkSize"))
+    }
+
+    @Test func anEditDuringAnImportIsRefusedWithA409NotLost() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 1))
+        try await fixture.application().test(.router) { client in
+            do {
+                let lock = try ImportLock(importInto: fixture.databasePath)
+                let refused = try await client.send("/api/products", .post, json: ["productId": "HAND-1", "title": "By hand"])
+                #expect(refused.status == .conflict)
+                #expect(refused.headers[.retryAfter] != nil)
+                #expect(refused.text.contains("import"))
+                withExtendedLifetime(lock) {}
+            }
+            let accepted = try await client.send("/api/products", .post, json: ["productId": "HAND-1", "title": "By hand"])
+            #expect(accepted.status == .created)
+        }
+    }
+
+    @Test func aSearchAnswersWhileAnotherProgramHoldsTheWriteLockAndAnEditGets503() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 3))
+        let other = try Connection(path: fixture.databasePath, mode: .readWrite)
+        try other.execute("BEGIN IMMEDIATE; INSERT INTO products (productId, title) VALUES ('OTHER', 'Uncommitted')")
+        defer { try? other.execute("ROLLBACK") }
+        try await fixture.application().test(.router) { client in
+            async let edit = client.send("/api/products", .post, json: ["productId": "HAND-1", "title": "By hand"])
+            let search = try await client.execute(uri: "/api/products?prefix=p", method: .get)
+            #expect(search.status == .ok)
+            #expect(try search.productIds() == ["P-000", "P-001", "P-002"])
+            let refused = try await edit
+            #expect(refused.status == .serviceUnavailable)
+            #expect(refused.headers[.retryAfter] == "1")
+        }
+    }
+
+    @Test func aReadOnlyCatalogRefusesEditsWith503AndStillAnswersSearches() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 2))
+        #expect(chmod(fixture.databasePath, 0o444) == 0)
+        try await fixture.application().test(.router) { client in
+            let refused = try await client.send("/api/products", .post, json: ["productId": "HAND-1", "title": "By hand"])
+            #expect(refused.status == .serviceUnavailable)
+            #expect(try await client.execute(uri: "/api/products", method: .get).productIds() == ["P-000", "P-001"])
+        }
+    }
+
+    @Test func resultsAndErrorsNameNoServerPath() async throws {
+        let fixture = try ServerFixture(progressInterval: .milliseconds(1))
+        defer { fixture.remove() }
+        try await fixture.application().test(.router) { client in
+            _ = try await client.execute(uri: "/api/imports", method: .post, headers: csvUpload, body: ByteBuffer(string: "productId,price\nA,1\nB,x\n"))
+            let finished = try await client.execute(uri: "/api/imports/1/events", method: .get)
+            #expect(finished.text.contains("\"rejects\":\"/api/imports/1/rejects\""))
+            _ = try await client.execute(uri: "/api/imports", method: .post, headers: csvUpload, body: ByteBuffer(string: "name,price\nMug,1\n"))
+            let failed = try await client.execute(uri: "/api/imports/2/events", method: .get)
+            #expect(failed.text.contains("event: failed"))
+            for text in [finished.text, failed.text] {
+                #expect(!text.contains(fixture.folder), "\(text)")
+            }
+        }
+    }
+
+    @Test func aStalledUploadIs408AndFreesTheSlot() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
+        continuation.yield(ByteBuffer(string: "productId\n"))
+        let path = fixture.folder + "/stalled.csv"
+        await #expect {
+            try await UploadFile.write(RequestBody(asyncSequence: stream), to: path, limit: 1 << 20, stallTimeout: .milliseconds(200))
+        } throws: { error in
+            (error as? APIError)?.status == .requestTimeout
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        continuation.finish()
+    }
+
+    @Test func theFoldersOfKilledServersAreRemovedAtTheNextStart() throws {
+        // A process that has ended: its id names no running process any more.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let prefix = "catalog-serve-test-\(UUID().uuidString.prefix(8))"
+        let abandoned = NSTemporaryDirectory() + "\(prefix).\(ended.processIdentifier).abc123"
+        let ours = NSTemporaryDirectory() + "\(prefix).\(getpid()).def456"
+        for folder in [abandoned, ours] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            FileManager.default.createFile(atPath: folder + "/import-3.csv", contents: Data("partial".utf8))
+        }
+        defer { try? FileManager.default.removeItem(atPath: ours) }
+        TemporaryFolder.removeAbandoned(prefix: prefix)
+        #expect(!FileManager.default.fileExists(atPath: abandoned))
+        #expect(FileManager.default.fileExists(atPath: ours + "/import-3.csv"))
+    }
+}
