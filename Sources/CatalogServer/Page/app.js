@@ -9,7 +9,7 @@ const PLACEHOLDER_IMAGE = "data:image/svg+xml," + encodeURIComponent(
   "<path d='M7 31l9-11 6 7 4-5 7 9z' fill='#8a919b'/><circle cx='27' cy='13' r='4' fill='#8a919b'/></svg>");
 
 const FIELDS = [
-  { name: "productId", label: "productId", hint: "Required, at most 64 characters." },
+  { name: "productId", label: "productId", hint: "Required, at most 255 characters (fewer with accents)." },
   { name: "title", label: "Title", hint: "Required.", wide: true },
   { name: "listPrice", label: "List price", hint: "For example 19.99", inputmode: "decimal" },
   { name: "salesPrice", label: "Sale price", hint: "Not above the list price.", inputmode: "decimal" },
