@@ -9,7 +9,7 @@ import Testing
     @Test func oneProductIsFoundByItsIdInAnyCase() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV("productId,title,listPrice,salesPrice,Brand\nAB-1,Mug,12.5,9.99,Acme\n")
+        try fixture.importCSV("productId,title,listPrice,salesPrice,Material\nAB-1,Mug,12.5,9.99,Acme\n")
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/products/ab-1", method: .get)
             #expect(response.status == .ok)
@@ -18,7 +18,7 @@ import Testing
             #expect(product["productId"] as? String == "AB-1")
             #expect(product["listPrice"] as? String == "12.50")
             #expect(product["salesPrice"] as? String == "9.99")
-            #expect(product["Brand"] as? String == "Acme")
+            #expect(product["Material"] as? String == "Acme")
         }
     }
 

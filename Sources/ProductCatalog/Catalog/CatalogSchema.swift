@@ -5,6 +5,7 @@
 ///   productId TEXT NOT NULL COLLATE NOCASE PRIMARY KEY,
 ///   title TEXT, listPriceCents INTEGER, salesPriceCents INTEGER, color TEXT, size TEXT,
 ///   productType TEXT, taxRate TEXT, imageURL TEXT,
+///   groupId TEXT, currency TEXT, quantity INTEGER, brand TEXT, description TEXT,
 ///   "<each extra header>" TEXT, ...
 /// ) WITHOUT ROWID;
 /// ```
@@ -32,7 +33,7 @@ public enum CatalogSchema {
     static func createStatements(extraColumns: [String]) -> String {
         var columns = ["productId TEXT NOT NULL COLLATE NOCASE PRIMARY KEY"]
         for field in ProductField.allCases.dropFirst() {
-            columns.append("\(field.columnName) \(field.isPrice ? "INTEGER" : "TEXT")")
+            columns.append(field.columnDefinition)
         }
         columns += extraColumns.map { "\(quoteIdentifier($0)) TEXT" }
         return """
@@ -42,6 +43,16 @@ public enum CatalogSchema {
               \(columns.joined(separator: ",\n  "))
             ) WITHOUT ROWID;
             """
+    }
+
+    /// Adds the known fields a catalog made by an older version lacks (`groupId`, `currency`, …).
+    static func addMissingFields(_ connection: Connection) throws {
+        var existing = Set<String>()
+        let columns = try connection.prepare("SELECT name FROM pragma_table_info('\(table)')")
+        while try columns.step() { existing.insert(columns.text(at: 0)?.lowercased() ?? "") }
+        for field in ProductField.allCases where !existing.contains(field.columnName.lowercased()) {
+            try connection.execute("ALTER TABLE \(table) ADD COLUMN \(field.columnDefinition)")
+        }
     }
 
     /// What an existing file at a path is.

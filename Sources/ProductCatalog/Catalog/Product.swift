@@ -9,6 +9,14 @@ public struct Product: Sendable, Hashable {
     public var productType: String?
     public var taxRate: String?
     public var imageURL: String?
+    /// The product family a variant belongs to (Shopify's handle, Google's `item_group_id`).
+    public var groupId: String?
+    /// The ISO 4217 code of the prices, when the feed gave one.
+    public var currency: String?
+    /// Stock on hand; nil when unknown or unlimited.
+    public var quantity: Int64?
+    public var brand: String?
+    public var description: String?
     /// Columns beyond the known fields, in catalog order, under their header names.
     public var extras: [Extra]
 
@@ -26,7 +34,8 @@ public struct Product: Sendable, Hashable {
     public init(
         productId: String, title: String? = nil, listPrice: Price? = nil, salesPrice: Price? = nil,
         color: String? = nil, size: String? = nil, productType: String? = nil, taxRate: String? = nil,
-        imageURL: String? = nil, extras: [Extra] = []
+        imageURL: String? = nil, groupId: String? = nil, currency: String? = nil, quantity: Int64? = nil,
+        brand: String? = nil, description: String? = nil, extras: [Extra] = []
     ) {
         self.productId = productId
         self.title = title
@@ -37,6 +46,11 @@ public struct Product: Sendable, Hashable {
         self.productType = productType
         self.taxRate = taxRate
         self.imageURL = imageURL
+        self.groupId = groupId
+        self.currency = currency
+        self.quantity = quantity
+        self.brand = brand
+        self.description = description
         self.extras = extras
     }
 }
@@ -55,6 +69,11 @@ extension Product {
             .init(ProductField.productType.rawValue, .string(productType)),
             .init(ProductField.taxRate.rawValue, .string(taxRate)),
             .init(ProductField.imageURL.rawValue, .string(imageURL)),
+            .init(ProductField.groupId.rawValue, .string(groupId)),
+            .init(ProductField.currency.rawValue, .string(currency)),
+            .init(ProductField.quantity.rawValue, quantity.map { .int(Int($0)) } ?? .null),
+            .init(ProductField.brand.rawValue, .string(brand)),
+            .init(ProductField.description.rawValue, .string(description)),
         ]
         members += extras.map { .init($0.name, .string($0.value)) }
         return .object(members)
@@ -73,7 +92,9 @@ extension Product: Decodable {
             listPrice: try container.decodeIfPresent(Price.self, forKey: AnyKey(ProductField.listPrice.rawValue)),
             salesPrice: try container.decodeIfPresent(Price.self, forKey: AnyKey(ProductField.salesPrice.rawValue)),
             color: try text(.color), size: try text(.size), productType: try text(.productType),
-            taxRate: try text(.taxRate), imageURL: try text(.imageURL))
+            taxRate: try text(.taxRate), imageURL: try text(.imageURL), groupId: try text(.groupId),
+            currency: try text(.currency), quantity: try container.decodeIfPresent(Int64.self, forKey: AnyKey(ProductField.quantity.rawValue)),
+            brand: try text(.brand), description: try text(.description))
         let known = Set(ProductField.allCases.map(\.rawValue))
         extras = try container.allKeys.filter { !known.contains($0.stringValue) }.map {
             Extra(name: $0.stringValue, value: try container.decodeIfPresent(String.self, forKey: $0))

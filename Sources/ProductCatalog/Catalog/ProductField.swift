@@ -1,6 +1,7 @@
 /// A column the catalog understands, with the header names that map to it.
 public enum ProductField: String, CaseIterable, Sendable, Codable {
     case productId, title, listPrice, salesPrice, color, size, productType, taxRate, imageURL
+    case groupId, currency, quantity, brand, description
 
     /// Header names that mean this field, compared after ``HeaderName/normalize(_:)``.
     public var aliases: [String] {
@@ -13,12 +14,19 @@ public enum ProductField: String, CaseIterable, Sendable, Codable {
         case .size: ["size"]
         case .productType: ["producttype", "type", "category"]
         case .taxRate: ["taxrate", "tax"]
-        case .imageURL: ["imageurl", "image"]
+        case .imageURL: ["imageurl", "image", "imagelink"]
+        case .groupId: ["groupid", "itemgroupid", "parentid"]
+        case .currency: ["currency", "currencycode"]
+        case .quantity: ["quantity", "qty", "stock", "inventory", "stockquantity"]
+        case .brand: ["brand", "vendor", "manufacturer"]
+        case .description: ["description", "bodyhtml", "body"]
         }
     }
 
     /// True for prices, stored as exact integer cents.
     public var isPrice: Bool { self == .listPrice || self == .salesPrice }
+    /// True for fields stored as SQLite INTEGER: the prices (in cents) and the quantity.
+    public var isInteger: Bool { isPrice || self == .quantity }
 
     /// The column that holds this field in the `products` table.
     public var columnName: String {
@@ -27,6 +35,11 @@ public enum ProductField: String, CaseIterable, Sendable, Codable {
         case .salesPrice: "salesPriceCents"
         default: rawValue
         }
+    }
+
+    /// `name TYPE` in the `products` table.
+    var columnDefinition: String {
+        "\(columnName) \(isInteger ? "INTEGER" : "TEXT")"
     }
 
     /// The field named `name` (its own name or an alias, in any case or spelling).

@@ -25,6 +25,8 @@ public final class CatalogEditor {
     private let connection: Connection
     /// The catalog file itself, symbolic links followed: the import lock is taken beside it.
     private let filePath: String
+    /// True once the table is known to have every known field (older catalogs get them at the first write).
+    private var fieldsChecked = false
     /// The names of the table's extra columns, as the table spells them.
     public let extraColumns: [String]
 
@@ -161,6 +163,10 @@ public final class CatalogEditor {
             throw EditError.catalogReplaced(path: databasePath)
         }
         do {
+            if !fieldsChecked {
+                try Self.database(databasePath) { try CatalogSchema.addMissingFields(connection) }
+                fieldsChecked = true
+            }
             let result = try Self.database(databasePath, body)
             try Self.database(databasePath) { try connection.execute("COMMIT") }
             return result
@@ -222,6 +228,11 @@ public final class CatalogEditor {
             case .productType: statement.bind(index, product.productType)
             case .taxRate: statement.bind(index, product.taxRate)
             case .imageURL: statement.bind(index, product.imageURL)
+            case .groupId: statement.bind(index, product.groupId)
+            case .currency: statement.bind(index, product.currency)
+            case .quantity: statement.bind(index, product.quantity)
+            case .brand: statement.bind(index, product.brand)
+            case .description: statement.bind(index, product.description)
             }
         }
         for (index, extra) in zip(Int32(ProductField.allCases.count + 1)..., extras) {

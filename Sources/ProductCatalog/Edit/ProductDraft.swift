@@ -33,6 +33,11 @@ extension ProductDraft {
         values[.productType] = product.productType
         values[.taxRate] = product.taxRate
         values[.imageURL] = product.imageURL
+        values[.groupId] = product.groupId
+        values[.currency] = product.currency
+        values[.quantity] = product.quantity.map(String.init)
+        values[.brand] = product.brand
+        values[.description] = product.description
         self.init(values: values, extras: Dictionary(product.extras.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 }))
     }
 }

@@ -74,6 +74,16 @@ public enum ProductValidation {
         }
 
         let color = text(.color), size = text(.size), productType = text(.productType)
+        let groupId = text(.groupId), brand = text(.brand), description = text(.description)
+        let currency = text(.currency).map { $0.uppercased() }
+        if let currency, !Currency.isCode(currency) {
+            errors[ProductField.currency.rawValue] = "Enter a three-letter currency code such as USD, EUR or JPY, or leave it empty."
+        }
+        var quantity: Int64?
+        if let text = text(.quantity) {
+            quantity = Int64(text)
+            if quantity == nil { errors[ProductField.quantity.rawValue] = "Enter the stock as a whole number, or leave it empty when it is unknown or unlimited." }
+        }
 
         var extras: [Product.Extra] = []
         for (name, value) in draft.extras.sorted(by: { $0.key < $1.key }) {
@@ -89,6 +99,7 @@ public enum ProductValidation {
         return Product(
             productId: productId, title: title, listPrice: listPrice, salesPrice: salesPrice,
             color: color, size: size, productType: productType, taxRate: taxRate, imageURL: imageURL,
+            groupId: groupId, currency: currency, quantity: quantity, brand: brand, description: description,
             extras: extras)
     }
 

@@ -73,6 +73,7 @@ final class CatalogBuild {
         guard let connection else { return }
         try database {
             try connection.execute("BEGIN")
+            try CatalogSchema.addMissingFields(connection)
             var existing = Set<String>()
             let columns = try connection.prepare("SELECT name FROM pragma_table_info('\(CatalogSchema.table)')")
             while try columns.step() { existing.insert(columns.text(at: 0)?.lowercased() ?? "") }

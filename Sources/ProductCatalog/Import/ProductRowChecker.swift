@@ -1,41 +1,62 @@
 /// Checks one CSV record against the catalog's rules and encodes it for the sorted runs.
 ///
 /// Fields are read straight from the record's bytes (no `String` per field); prices are parsed
-/// from bytes into integer cents. A record that breaks a rule is not encoded: the checker returns
-/// the reason, in words, for the rejects file.
+/// from bytes into integer cents. Only a price that is not a plain decimal (`12.00 USD`, `4,99`)
+/// takes the slower road through ``PriceReader``, which also finds its currency. A record that
+/// breaks a rule is not encoded: the checker returns the reason, in words, for the rejects file.
 struct ProductRowChecker {
     /// One statement parameter: which field of the record feeds it, and how.
     struct Slot {
+        enum Kind {
+            /// Text, stored as it is (trimmed).
+            case text
+            /// A price, stored as integer cents.
+            case price
+            /// A whole number of items in stock; anything else (`Unlimited`, `InStock`) is NULL.
+            case quantity
+            /// The currency the prices named, for a file without a currency column.
+            case derivedCurrency
+        }
+
+        /// The record's field, or -1 for a derived value.
         var column: Int
         var columnName: String
-        var isPrice: Bool
+        var kind: Kind
     }
 
     /// In parameter order: productId first.
     let slots: [Slot]
-    /// For each slot, whether it is a price: what ``EncodedRow/bind(to:firstParameter:kinds:)`` needs.
+    /// For each slot, whether it is bound as an integer: what ``EncodedRow/bind(to:firstParameter:kinds:)`` needs.
     let priceSlots: [Bool]
     let header: [String]
-    /// Scratch space for the prices of the record being checked.
-    private var cents: [Int64]
+    /// Scratch space for the integers of the record being checked (-1: NULL).
+    private var integers: [Int64]
     /// The slots of the list and the sale price, when the file has both.
     private let salePriceSlots: (list: Int, sale: Int)?
     /// Rows rejected because a field is not valid UTF-8: a sign of a file in another encoding.
     private(set) var invalidUTF8Rows = 0
+    /// Reads prices that are not plain decimals; it learns the file's decimal separator.
+    private var priceReader = PriceReader()
+    /// The currency named by this record's prices.
+    private var currency: [UInt8] = []
 
     init(mapping: HeaderMapping) {
         var slots: [Slot] = []
         for field in ProductField.allCases {
             guard let column = mapping.fieldColumns[field] else { continue }
-            slots.append(Slot(column: column, columnName: field.columnName, isPrice: field.isPrice))
+            let kind: Slot.Kind = field.isPrice ? .price : field == .quantity ? .quantity : .text
+            slots.append(Slot(column: column, columnName: field.columnName, kind: kind))
+        }
+        if mapping.fieldColumns[.currency] == nil, slots.contains(where: { $0.kind == .price }) {
+            slots.append(Slot(column: -1, columnName: ProductField.currency.columnName, kind: .derivedCurrency))
         }
         for extra in mapping.extras {
-            slots.append(Slot(column: extra.index, columnName: extra.name, isPrice: false))
+            slots.append(Slot(column: extra.index, columnName: extra.name, kind: .text))
         }
         self.slots = slots
-        priceSlots = slots.map(\.isPrice)
+        priceSlots = slots.map { $0.kind == .price || $0.kind == .quantity }
         header = mapping.header
-        cents = Array(repeating: 0, count: slots.count)
+        integers = Array(repeating: 0, count: slots.count)
         if let list = slots.firstIndex(where: { $0.columnName == ProductField.listPrice.columnName }),
            let sale = slots.firstIndex(where: { $0.columnName == ProductField.salesPrice.columnName }) {
             salePriceSlots = (list, sale)
@@ -66,35 +87,54 @@ struct ProductRowChecker {
             return .rejected(problem.reason)
         }
 
+        currency.removeAll(keepingCapacity: true)
         var size = EncodedRow.headerSize
         for (index, slot) in slots.enumerated() {
-            let bytes = ProductRules.trimmed(fields[slot.column])
-            if slot.isPrice {
+            switch slot.kind {
+            case .text:
+                size += 4 + ProductRules.trimmed(fields[slot.column]).count
+            case .price:
+                let bytes = fields[slot.column]
                 switch Price.parse(bytes) {
                 case nil:
-                    cents[index] = -1
-                    size += 4
+                    integers[index] = -1
                 case .price(let price)?:
-                    cents[index] = price.cents
-                    size += 12
-                case .failure(let failure)?:
-                    return .rejected("\(header[slot.column]) \(Self.quoted(bytes)): \(failure)")
+                    integers[index] = price.cents
+                case .failure?:
+                    switch priceReader.read(String(decoding: bytes, as: UTF8.self)) {
+                    case nil: integers[index] = -1
+                    case .success(let reading)?:
+                        integers[index] = reading.price.cents
+                        if let code = reading.currency {
+                            if !currency.isEmpty, currency != Array(code.utf8) {
+                                return .rejected("the prices name two currencies, \(String(decoding: currency, as: UTF8.self)) and \(code)")
+                            }
+                            currency = Array(code.utf8)
+                        }
+                    case .failure(let problem)?:
+                        return .rejected("\(header[slot.column]) \(problem)")
+                    }
                 }
-            } else {
-                size += 4 + bytes.count
+                size += integers[index] < 0 ? 4 : 12
+            case .quantity:
+                integers[index] = Self.wholeNumber(ProductRules.trimmed(fields[slot.column])) ?? Int64.min
+                size += integers[index] == Int64.min ? 4 : 12
+            case .derivedCurrency:
+                size += currency.isEmpty ? 4 : 4 + currency.count
             }
         }
-        if let (list, sale) = salePriceSlots, cents[sale] > cents[list], cents[list] >= 0 {
-            return .rejected("the sale price (\(Price(cents: cents[sale]))) is above the list price (\(Price(cents: cents[list])))")
+        if let (list, sale) = salePriceSlots, integers[sale] > integers[list], integers[list] >= 0 {
+            return .rejected("the sale price (\(Price(cents: integers[sale]))) is above the list price (\(Price(cents: integers[list])))")
         }
         guard let start = arena.reserve(size) else { return .arenaFull }
         start.storeBytes(of: UInt32(size - 4), as: UInt32.self)
         start.storeBytes(of: Int64(line), toByteOffset: 4, as: Int64.self)
         var cursor = start + EncodedRow.headerSize
         for (index, slot) in slots.enumerated() {
-            if slot.isPrice {
-                let value = cents[index]
-                if value < 0 {
+            switch slot.kind {
+            case .price, .quantity:
+                let value = integers[index]
+                if value < 0 && (slot.kind == .price || value == Int64.min) {
                     cursor.storeBytes(of: EncodedRow.nullMarker, as: UInt32.self)
                     cursor += 4
                 } else {
@@ -102,13 +142,15 @@ struct ProductRowChecker {
                     (cursor + 4).storeBytes(of: value, as: Int64.self)
                     cursor += 12
                 }
-            } else {
-                let bytes = ProductRules.trimmed(fields[slot.column])
-                cursor.storeBytes(of: UInt32(bytes.count), as: UInt32.self)
-                if let source = bytes.baseAddress, bytes.count > 0 {
-                    (cursor + 4).copyMemory(from: source, byteCount: bytes.count)
+            case .text:
+                cursor = Self.store(ProductRules.trimmed(fields[slot.column]), at: cursor)
+            case .derivedCurrency:
+                if currency.isEmpty {
+                    cursor.storeBytes(of: EncodedRow.nullMarker, as: UInt32.self)
+                    cursor += 4
+                } else {
+                    cursor = currency.withUnsafeBufferPointer { Self.store($0, at: cursor) }
                 }
-                cursor += 4 + bytes.count
             }
         }
         arena.commit()
@@ -122,6 +164,32 @@ struct ProductRowChecker {
         case arenaFull
     }
 
+    @inline(__always)
+    private static func store(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        cursor.storeBytes(of: UInt32(bytes.count), as: UInt32.self)
+        if let source = bytes.baseAddress, bytes.count > 0 {
+            (cursor + 4).copyMemory(from: source, byteCount: bytes.count)
+        }
+        return cursor + 4 + bytes.count
+    }
+
+    /// `42`, `-3` or `+7`; nil for anything else, as a stock of `Unlimited` or `InStock` is unknown.
+    private static func wholeNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value: Int64 = 0
+        var negative = false
+        for (index, byte) in bytes.enumerated() {
+            if index == 0, byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") {
+                negative = byte == UInt8(ascii: "-")
+                guard bytes.count > 1 else { return nil }
+                continue
+            }
+            guard byte &- 0x30 < 10 else { return nil }
+            value = value * 10 + Int64(byte &- 0x30)
+        }
+        return negative ? -value : value
+    }
+
     private mutating func textProblem(in fields: CSVRecord.Fields) -> String? {
         for column in 0..<fields.count {
             switch TextValidation.problem(in: fields[column]) {
@@ -133,10 +201,5 @@ struct ProductRowChecker {
             }
         }
         return nil
-    }
-
-    private static func quoted(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let text = String(decoding: bytes.prefix(40), as: UTF8.self)
-        return "\"\(text)\(bytes.count > 40 ? "…" : "")\""
     }
 }

@@ -28,6 +28,11 @@ enum ProductColumn {
                 case .productType: product.productType = statement.text(at: index)
                 case .taxRate: product.taxRate = statement.text(at: index)
                 case .imageURL: product.imageURL = statement.text(at: index)
+                case .groupId: product.groupId = statement.text(at: index)
+                case .currency: product.currency = statement.text(at: index)
+                case .quantity: product.quantity = statement.isNull(at: index) ? nil : statement.int64(at: index)
+                case .brand: product.brand = statement.text(at: index)
+                case .description: product.description = statement.text(at: index)
                 }
             case .extra(let name):
                 product.extras.append(Product.Extra(name: name, value: statement.text(at: index)))

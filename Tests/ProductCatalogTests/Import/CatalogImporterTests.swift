@@ -6,7 +6,7 @@ import Testing
     @Test func importsKnownFieldsExtrasAndExactPrices() throws {
         let fixture = try CatalogFixture()
         let summary = try fixture.importCSV("""
-            productId,title,listPrice,salesPrice,color,size,Brand
+            productId,title,listPrice,salesPrice,color,size,Material
             00123,"Shirt, \"\"blue\"\"\",12.5,9.99,blue,M,Acme
             XY-1,Café crème,3,,green,,Zed\r
 
@@ -15,9 +15,9 @@ import Testing
         let products = try fixture.allProducts()
         #expect(products == [
             Product(productId: "00123", title: "Shirt, \"blue\"", listPrice: Price(cents: 1250), salesPrice: Price(cents: 999),
-                    color: "blue", size: "M", extras: [.init(name: "Brand", value: "Acme")]),
+                    color: "blue", size: "M", extras: [.init(name: "Material", value: "Acme")]),
             Product(productId: "XY-1", title: "Café crème", listPrice: Price(cents: 300), salesPrice: nil,
-                    color: "green", size: "", extras: [.init(name: "Brand", value: "Zed")]),
+                    color: "green", size: "", extras: [.init(name: "Material", value: "Zed")]),
         ])
     }
 
@@ -183,10 +183,11 @@ import Testing
 
     @Test func detectsASemicolonDelimiterFromTheHeader() throws {
         let fixture = try CatalogFixture()
-        try fixture.importCSV("sku;name;price\nA1;\"one; two\";1,50\nA2;x;2.50\n")
+        try fixture.importCSV("sku;name;price\nA1;\"one; two\";1,50\nA2;x;2,5\n")
         let products = try fixture.allProducts()
-        #expect(products.map(\.title) == ["x"])
-        #expect(try fixture.rejects().dropFirst().map { $0[1].hasPrefix("price \"1,50\"") } == [true])
+        #expect(products.map(\.title) == ["one; two", "x"])
+        // A decimal comma, as semicolon files from Europe write prices.
+        #expect(products.map(\.listPrice) == [Price(cents: 150), Price(cents: 250)])
     }
 
     @Test func theInvariantHoldsOnRandomMessyFiles() throws {

@@ -8,13 +8,13 @@ import Testing
         var fixture = try CatalogFixture()
         try fixture.importCSV("sku,name,price,color\nA1,old title,1.00,red\nB2,kept,2.00,blue\n")
         fixture.options.mode = .upsert
-        let summary = try fixture.importCSV("sku,price,Brand\na1,9.50,Acme\nC3,3.00,Zed\n")
+        let summary = try fixture.importCSV("sku,price,Material\na1,9.50,Acme\nC3,3.00,Zed\n")
         #expect(summary.rowsInserted == 2 && summary.rowsUpdated == 1 && summary.productsInCatalog == 3)
         let products = try fixture.allProducts()
         #expect(products.map(\.productId) == ["a1", "B2", "C3"] || products.map(\.productId) == ["A1", "B2", "C3"])
         #expect(products[0].title == "old title" && products[0].listPrice == Price(cents: 950) && products[0].color == "red")
-        #expect(products[0].extras == [.init(name: "Brand", value: "Acme")])
-        #expect(products[1].title == "kept" && products[1].extras == [.init(name: "Brand", value: nil)])
+        #expect(products[0].extras == [.init(name: "Material", value: "Acme")])
+        #expect(products[1].title == "kept" && products[1].extras == [.init(name: "Material", value: nil)])
     }
 
     @Test func upsertNeedsACatalogToUpdate() throws {

@@ -41,7 +41,7 @@ struct RealExportTests {
         #expect(summary.rowsInserted == 1_994 && summary.rowsRejected == 0)
         let products = try fixture.allProducts(pageSize: 500)
         #expect(products.count == 1_994)
-        let description = products.compactMap { $0.extras.first { $0.name == "description" }?.value }
+        let description = products.compactMap(\.description)
         #expect(description.contains { $0.contains("\n") && $0.contains("<") })
         #expect(products.allSatisfy { $0.listPrice != nil })
     }
