@@ -28,6 +28,11 @@ extension Catalog {
             valueName: "field=header"))
         var columns: [String] = []
 
+        @Option(help: ArgumentHelp(
+            "The platform the file comes from: \(FeedFormat.allCases.map(\.rawValue).joined(separator: ", ")).",
+            discussion: "By default it is recognised from the header; generic maps columns by name only."))
+        var format: FeedFormat?
+
         @Option(help: "replace: the file becomes the catalog, swapped in when complete. upsert: add the file's products and update those already there, in one transaction.")
         var mode: ImportMode = .replace
 
@@ -85,6 +90,7 @@ extension Catalog {
             options.maxFieldBytes = maxFieldBytes
             options.sortMemory = sortMemory << 20
             options.allowEmpty = allowEmpty
+            options.format = format
 
             let job = CatalogImporter(options: options).start(input: InputSource(
                 argument: file, httpOptions: HTTPByteSource.Options(timeout: .milliseconds(Int64((timeout * 1000).rounded())))))
@@ -114,8 +120,14 @@ extension Catalog {
                 text += "Added: \(Formatting.count(summary.rowsInserted - summary.rowsUpdated)), updated: \(Formatting.count(summary.rowsUpdated)); "
                     + "the catalog now holds \(Formatting.count(summary.productsInCatalog)) products.\n"
             }
+            text += "Read as: \(summary.format.displayName)\(summary.format == .generic ? "" : " (--format \(summary.format.rawValue))").\n"
             text += "Rows read: \(Formatting.count(summary.rowsRead)), rejected: \(Formatting.count(summary.rowsRejected)), "
-                + "duplicates collapsed: \(Formatting.count(summary.duplicates)).\n"
+                + "duplicates collapsed: \(Formatting.count(summary.duplicates))"
+            if summary.rowsFolded > 0 { text += ", folded into their product: \(Formatting.count(summary.rowsFolded))" }
+            text += ".\n"
+            if summary.rowsPadded > 0 {
+                text += "\(Formatting.count(summary.rowsPadded)) rows lacked trailing fields and were read with them empty.\n"
+            }
             if summary.editsReplaced > 0 {
                 text += "\(Formatting.count(summary.editsReplaced)) \(summary.editsReplaced == 1 ? "product" : "products") added, edited or deleted in catalog serve since the previous import \(summary.editsReplaced == 1 ? "was" : "were") replaced by the file's version.\n"
             }
@@ -156,5 +168,6 @@ extension Catalog {
 }
 
 extension DuplicatePolicy: ExpressibleByArgument {}
+extension FeedFormat: ExpressibleByArgument {}
 extension ImportMode: ExpressibleByArgument {}
 extension TextEncoding: ExpressibleByArgument {}

@@ -32,6 +32,16 @@ public struct CSVRecord: Sendable {
         count = fields.count
     }
 
+    /// Adds empty fields at the end until the record has `fieldCount` of them.
+    mutating func padFields(to fieldCount: Int) {
+        let end = count == 0 ? 0 : ends[count - 1]
+        if ends.count < fieldCount + 1 { ends += Array(repeating: 0, count: fieldCount + 1 - ends.count) }
+        while count < fieldCount {
+            ends[count] = end
+            count += 1
+        }
+    }
+
     /// Calls `body` with the record's fields as raw byte views, valid only during the call.
     ///
     /// This is the copy-free path the importer uses to bind fields straight into SQLite.

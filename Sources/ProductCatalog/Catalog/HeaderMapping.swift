@@ -15,8 +15,18 @@ public struct HeaderMapping: Sendable, Equatable {
         public var name: String
     }
 
+    /// Maps a header whose first columns are the fields by their own names (a feed layout's
+    /// output), and whose other columns are extras, whatever they are called.
+    init(fieldsThenExtras header: [String]) throws(HeaderMappingError) {
+        try self.init(header: header, overrides: [:], aliases: false)
+    }
+
     /// Maps `header` to fields by name and alias; `overrides` name the header for a field by hand.
     public init(header: [String], overrides: [ProductField: String] = [:]) throws(HeaderMappingError) {
+        try self.init(header: header, overrides: overrides, aliases: true)
+    }
+
+    private init(header: [String], overrides: [ProductField: String], aliases: Bool) throws(HeaderMappingError) {
         self.header = header
         let maxExtras = CatalogSchema.maxColumns - ProductField.allCases.count
         guard header.count <= maxExtras else { throw .tooManyColumns(count: header.count, limit: maxExtras) }
@@ -35,7 +45,13 @@ public struct HeaderMapping: Sendable, Equatable {
             claimed.insert(index)
         }
 
-        for field in ProductField.allCases where columns[field] == nil {
+        for field in ProductField.allCases where !aliases {
+            if let index = header.firstIndex(of: field.rawValue) {
+                columns[field] = index
+                claimed.insert(index)
+            }
+        }
+        for field in ProductField.allCases where aliases && columns[field] == nil {
             let matches = header.indices.filter {
                 !claimed.contains($0) && field.aliases.contains(HeaderName.normalize(header[$0]))
             }

@@ -53,9 +53,19 @@ public enum ProductField: String, CaseIterable, Sendable, Codable {
 
 /// Header-name comparison that ignores case, spaces, `_` and `-`.
 public enum HeaderName {
-    /// `"Product_ID "` → `"productid"`.
+    /// The header name as a person reads it: byte-order marks (wherever an export left them),
+    /// surrounding spaces and tabs removed.
+    public static func clean(_ header: String) -> String {
+        ProductRules.trimmed(String(String.UnicodeScalarView(header.unicodeScalars.filter { $0 != "\u{FEFF}" })))
+    }
+
+    /// `"Product_ID "` → `"productid"`; also drops a required-field mark and an editor's note,
+    /// as in PrestaShop's `Name *` and Squarespace's `Product ID [Non Editable]`.
     public static func normalize(_ header: String) -> String {
-        String(String.UnicodeScalarView(header.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
+        var header = Substring(clean(header))
+        if let bracket = header.firstIndex(of: "["), header.hasSuffix("]"), bracket != header.startIndex { header = header[..<bracket] }
+        while header.hasSuffix("*") || header.hasSuffix(" ") { header = header.dropLast() }
+        return String(String.UnicodeScalarView(header.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
             switch scalar {
             case " ", "_", "-", "\t": return nil
             case "A"..."Z": return Unicode.Scalar(scalar.value + 32)

@@ -37,9 +37,17 @@ public struct CatalogImporter: Sendable {
         var record = CSVRecord()
         guard try readNext(reader, into: &record) else { throw ImportError.emptyInput(source: source.name) }
         if let malformation = record.malformation { throw ImportError.malformedHeader(source: source.name, malformation) }
+        let header = record.strings.map(HeaderName.clean)
+        // A hand-made mapping (--column) means the generic reading, unless a format is named too.
+        let format = options.format ?? (options.columns.isEmpty ? FeedFormat.detect(header: header) : .generic)
+        var layout = format.layout(header: header)
         let mapping: HeaderMapping
-        do {
-            mapping = try HeaderMapping(header: record.strings, overrides: options.columns)
+        do throws(HeaderMappingError) {
+            if let layout {
+                mapping = try HeaderMapping(fieldsThenExtras: layout.outputHeader)
+            } else {
+                mapping = try HeaderMapping(header: header, overrides: options.columns)
+            }
         } catch {
             throw ImportError.header(source: source.name, error)
         }
@@ -72,9 +80,8 @@ public struct CatalogImporter: Sendable {
                 arenaCapacity: arenaCapacity, policy: options.onDuplicate, pathPrefix: destination.path + ".importing")
             stopStages = sorter.abandon
             var arena = RowArena(capacity: arenaCapacity)
-            while try readNext(reader, into: &record) {
-                counts.rowsRead += 1
-                let line = record.position.line
+            /// Checks one row (a record, or a row a layout made) and sorts it in or rejects it.
+            func accept(_ record: CSVRecord, line: Int) throws {
                 let malformation = record.malformation
                 var outcome = record.withFields { checker.encode($0, malformation: malformation, line: line, into: arena) }
                 if case .arenaFull = outcome {
@@ -82,14 +89,38 @@ public struct CatalogImporter: Sendable {
                     outcome = record.withFields { checker.encode($0, malformation: malformation, line: line, into: arena) }
                     if case .arenaFull = outcome { outcome = .rejected("the row is larger than the import's sort memory") }
                 }
-                if case .rejected(let reason) = outcome {
-                    try record.withFields { try rejects.write(line: line, reason: reason, fields: $0) }
-                    counts.rowsRejected += 1
-                    if counts.rowsRejected > options.maxErrors {
-                        throw ImportError.tooManyRejects(limit: options.maxErrors, line: line, rejectsPath: rejects.path)
+                if case .rejected(let reason) = outcome { try reject(record, line: line, reason: reason) }
+            }
+            func reject(_ record: CSVRecord, line: Int, reason: String) throws {
+                try record.withFields { try rejects.write(line: line, reason: reason, fields: $0) }
+                counts.rowsRejected += 1
+                if counts.rowsRejected > options.maxErrors {
+                    throw ImportError.tooManyRejects(limit: options.maxErrors, line: line, rejectsPath: rejects.path)
+                }
+            }
+            while try readNext(reader, into: &record) {
+                counts.rowsRead += 1
+                let line = record.position.line
+                // A row missing only its trailing fields (as spreadsheets write them) is read with them empty.
+                if record.count < header.count, record.malformation == nil, record.count > 0 {
+                    record.padFields(to: header.count)
+                    counts.rowsPadded += 1
+                }
+                if var platform = layout {
+                    if record.malformation != nil || record.count != header.count {
+                        try accept(record, line: line)
+                    } else {
+                        try platform.take(record.strings, line: line) { try accept(CSVRecord($0.fields), line: $0.line) }
                     }
+                    layout = platform
+                } else {
+                    try accept(record, line: line)
                 }
                 if counts.rowsRead & 1023 == 0 { try reportIfDue(.loading) }
+            }
+            if var platform = layout {
+                try platform.finish { try accept(CSVRecord($0.fields), line: $0.line) }
+                counts.rowsFolded = platform.foldedRecords
             }
             try rejects.finish()
             try checkSomethingKept(counts, checker: checker, rejectsPath: rejects.path, source: source.name)
@@ -128,7 +159,8 @@ public struct CatalogImporter: Sendable {
             let added = stored - target.productsBefore
             let summary = ImportSummary(
                 rowsRead: counts.rowsRead, rowsInserted: counts.rowsInserted, rowsUpdated: counts.rowsInserted - added,
-                rowsRejected: counts.rowsRejected, duplicates: counts.duplicates, productsInCatalog: stored,
+                rowsRejected: counts.rowsRejected, duplicates: counts.duplicates, rowsFolded: counts.rowsFolded,
+                rowsPadded: counts.rowsPadded, format: format, productsInCatalog: stored,
                 editsReplaced: target.editsReplaced, bytesRead: source.bytesRead, elapsed: clock.now - start,
                 databasePath: options.databasePath, rejectsPath: counts.rowsRejected > 0 ? rejects.path : nil)
             progress(summary.progress)
@@ -143,8 +175,8 @@ public struct CatalogImporter: Sendable {
 
     /// Refuses an import that would keep nothing: every row rejected, or (replacing) no rows at all.
     private func checkSomethingKept(_ counts: ImportProgress, checker: ProductRowChecker, rejectsPath: String, source: String) throws {
-        guard !options.allowEmpty, counts.rowsRejected == counts.rowsRead else { return }
-        if counts.rowsRead > 0 {
+        guard !options.allowEmpty, counts.rowsRejected + counts.rowsFolded == counts.rowsRead else { return }
+        if counts.rowsRejected > 0 {
             throw ImportError.nothingImported(
                 rowsRead: counts.rowsRead, invalidUTF8: checker.invalidUTF8Rows, rejectsPath: rejectsPath)
         }

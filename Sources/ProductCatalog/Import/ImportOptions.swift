@@ -26,6 +26,8 @@ public struct ImportOptions: Sendable {
     public var sortMemory: Int
     /// How often progress is reported.
     public var progressInterval: Duration
+    /// The platform format to read the file as; nil recognises it from the header.
+    public var format: FeedFormat?
     /// Lets an import replace the catalog with an empty one (from a header-only file, or one whose rows were all rejected).
     public var allowEmpty = false
 

@@ -21,6 +21,10 @@ public struct ImportProgress: Sendable, Equatable {
     public var rowsRejected: Int
     /// Rows collapsed because their productId came again; exact once finished.
     public var duplicates: Int
+    /// Records folded into another row (see ``ImportSummary/rowsFolded``).
+    public var rowsFolded = 0
+    /// Rows read with missing trailing fields left empty.
+    public var rowsPadded = 0
     /// Input bytes read.
     public var bytesRead: Int
     /// The input's size, when known.

@@ -1,6 +1,7 @@
 /// The exact account of a finished import.
 ///
-/// Every data record of the input is counted once: `rowsRead == rowsInserted + rowsRejected + duplicates`.
+/// Every data record of the input is counted once:
+/// `rowsRead == rowsInserted + rowsRejected + duplicates + rowsFolded`.
 public struct ImportSummary: Sendable, Equatable {
     /// Data records read (the header excluded).
     public var rowsRead: Int
@@ -12,6 +13,13 @@ public struct ImportSummary: Sendable, Equatable {
     public var rowsRejected: Int
     /// Rows that repeated an earlier productId and were collapsed into one product.
     public var duplicates: Int
+    /// Records that are not products of their own and were folded into one (a Shopify image-only
+    /// row, a WooCommerce variable product whose variations are the products).
+    public var rowsFolded: Int = 0
+    /// Rows that lacked trailing fields and were read with them empty.
+    public var rowsPadded: Int = 0
+    /// The format the file was read as.
+    public var format: FeedFormat = .generic
     /// Products in the catalog after the import.
     public var productsInCatalog: Int
     /// Products added, edited or deleted by hand (in `catalog serve`) since the previous import,

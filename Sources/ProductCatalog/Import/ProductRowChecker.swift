@@ -16,6 +16,8 @@ struct ProductRowChecker {
             case quantity
             /// The currency the prices named, for a file without a currency column.
             case derivedCurrency
+            /// The currency column, or when it is empty the currency the prices named.
+            case currency
         }
 
         /// The record's field, or -1 for a derived value.
@@ -44,7 +46,7 @@ struct ProductRowChecker {
         var slots: [Slot] = []
         for field in ProductField.allCases {
             guard let column = mapping.fieldColumns[field] else { continue }
-            let kind: Slot.Kind = field.isPrice ? .price : field == .quantity ? .quantity : .text
+            let kind: Slot.Kind = field.isPrice ? .price : field == .quantity ? .quantity : field == .currency ? .currency : .text
             slots.append(Slot(column: column, columnName: field.columnName, kind: kind))
         }
         if mapping.fieldColumns[.currency] == nil, slots.contains(where: { $0.kind == .price }) {
@@ -121,6 +123,9 @@ struct ProductRowChecker {
                 size += integers[index] == Int64.min ? 4 : 12
             case .derivedCurrency:
                 size += currency.isEmpty ? 4 : 4 + currency.count
+            case .currency:
+                let own = ProductRules.trimmed(fields[slot.column])
+                size += own.isEmpty ? (currency.isEmpty ? 4 : 4 + currency.count) : 4 + own.count
             }
         }
         if let (list, sale) = salePriceSlots, integers[sale] > integers[list], integers[list] >= 0 {
@@ -144,8 +149,11 @@ struct ProductRowChecker {
                 }
             case .text:
                 cursor = Self.store(ProductRules.trimmed(fields[slot.column]), at: cursor)
-            case .derivedCurrency:
-                if currency.isEmpty {
+            case .derivedCurrency, .currency:
+                let own = slot.kind == .currency ? ProductRules.trimmed(fields[slot.column]) : UnsafeBufferPointer(start: nil, count: 0)
+                if !own.isEmpty {
+                    cursor = Self.store(own, at: cursor)
+                } else if currency.isEmpty {
                     cursor.storeBytes(of: EncodedRow.nullMarker, as: UInt32.self)
                     cursor += 4
                 } else {
