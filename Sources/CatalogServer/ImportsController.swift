@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import ProductCatalog
 
@@ -11,6 +12,7 @@ struct ImportsController<Context: RequestContext> {
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.post(use: upload)
+        routes.post("preview", use: preview)
         routes.getAndHead("{id}", use: status)
         routes.getAndHead("{id}/events", use: events)
         routes.getAndHead("{id}/rejects", use: rejects)
@@ -47,6 +49,38 @@ struct ImportsController<Context: RequestContext> {
         guard let record = await imports.start(id, mode: mode) else { throw APIError(.internalServerError, "Import \(id) vanished before it started.") }
         return JSONResponse.response(record.jsonValue, status: .accepted, headers: [.location: "/api/imports/\(id)"])
     }
+
+    /// `POST /preview` with (the start of) a CSV: what an import of it would do, from its first megabyte.
+    ///
+    /// The same JSON as `catalog inspect --json`: format, key, each field's source, the first
+    /// products as they would be stored and the first rejects. Nothing is written to the catalog.
+    @Sendable func preview(request: Request, context: Context) async throws -> Response {
+        try ContentType.requireUpload(request)
+        var bytes: [UInt8] = []
+        for try await buffer in request.body {
+            bytes += buffer.readableBytesView.prefix(Self.previewBytes - bytes.count)
+            if bytes.count >= Self.previewBytes { break }
+        }
+        guard !bytes.isEmpty else {
+            throw APIError(.badRequest, "The file is empty; choose a CSV file with a header line and products.")
+        }
+        // The last line may be cut short: keep whole lines only.
+        if bytes.count >= Self.previewBytes, let newline = bytes.lastIndex(of: 0x0A) { bytes.removeSubrange((newline + 1)...) }
+        let path = imports.workDirectory + "/preview-\(UInt64.random(in: 0...UInt64.max)).csv"
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw APIError(.internalServerError, "The server could not store the file to preview it; see the server's output.")
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let preview = try CatalogImporter(options: ImportOptions()).preview(source: try FileByteSource(path: path))
+            return JSONResponse.response(preview.jsonValue)
+        } catch let error as ImportError {
+            throw APIError(.unprocessableContent, String(describing: error).replacingOccurrences(of: path, with: "the file"))
+        }
+    }
+
+    /// How much of an upload a preview reads.
+    static var previewBytes: Int { 1 << 20 }
 
     /// `GET /{id}`: where the import stands and its newest counters.
     @Sendable func status(request: Request, context: Context) async throws -> Response {

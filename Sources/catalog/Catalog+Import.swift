@@ -22,25 +22,10 @@ extension Catalog {
 
         @OptionGroup var database: DatabaseOptions
 
-        @Option(name: .customLong("column"), help: ArgumentHelp(
-            "Map a field to a header by hand, as FIELD=HEADER (repeatable).",
-            discussion: "For example --column productId=\"Variant SKU\".",
-            valueName: "field=header"))
-        var columns: [String] = []
-
-        @Option(help: ArgumentHelp(
-            "The platform the file comes from: \(FeedFormat.allCases.map(\.rawValue).joined(separator: ", ")).",
-            discussion: "By default it is recognised from the header; generic maps columns by name only."))
-        var format: FeedFormat?
+        @OptionGroup var reading: ReadingOptions
 
         @Option(help: "replace: the file becomes the catalog, swapped in when complete. upsert: add the file's products and update those already there, in one transaction.")
         var mode: ImportMode = .replace
-
-        @Option(help: "The file's text encoding: utf8, latin1 or windows-1252.")
-        var encoding: TextEncoding = .utf8
-
-        @Option(help: "Reject rows with a field longer than this many bytes.")
-        var maxFieldBytes = ImportOptions().maxFieldBytes
 
         @Option(help: "What to do when a productId appears again: last (the later row wins), first, or fail.")
         var onDuplicate: DuplicatePolicy = .last
@@ -53,9 +38,6 @@ extension Catalog {
 
         @Option(help: "Memory for sorting rows by productId, in MiB; larger files are sorted in runs on disk.")
         var sortMemory = ImportOptions().sortMemory >> 20
-
-        @Option(help: "The field delimiter: , ; tab or | (default: detected from the header line).")
-        var delimiter: String?
 
         @Flag(help: "Replace the catalog even when the result is empty: a header-only file, or one whose rows were all rejected.")
         var allowEmpty = false
@@ -70,27 +52,19 @@ extension Catalog {
         var timeout: Double = 30
 
         func validate() throws {
-            _ = try parsedColumns()
-            _ = try parsedDelimiter()
             guard maxErrors >= 0 else { throw ValidationError("--max-errors must be 0 or more.") }
-            guard maxFieldBytes > 0 else { throw ValidationError("--max-field-bytes must be 1 or more.") }
             guard (2...4096).contains(sortMemory) else { throw ValidationError("--sort-memory must be between 2 and 4096 (MiB).") }
             guard timeout > 0 && timeout <= 86_400 else { throw ValidationError("--timeout must be more than 0 and at most 86400 (seconds).") }
         }
 
         func run() async throws {
-            var options = ImportOptions(databasePath: database.db)
-            options.columns = try parsedColumns()
-            options.delimiter = try parsedDelimiter()
+            var options = try reading.options(databasePath: database.db)
             options.onDuplicate = onDuplicate
             options.rejectsPath = rejects
             options.maxErrors = maxErrors
             options.mode = mode
-            options.encoding = encoding
-            options.maxFieldBytes = maxFieldBytes
             options.sortMemory = sortMemory << 20
             options.allowEmpty = allowEmpty
-            options.format = format
 
             let job = CatalogImporter(options: options).start(input: InputSource(
                 argument: file, httpOptions: HTTPByteSource.Options(timeout: .milliseconds(Int64((timeout * 1000).rounded())))))
@@ -135,34 +109,6 @@ extension Catalog {
                 text += "Rejected rows, with line numbers and reasons: \(rejectsPath)\n"
             }
             Terminal.standardOutput.write(text)
-        }
-
-        private func parsedColumns() throws -> [ProductField: String] {
-            var result: [ProductField: String] = [:]
-            for mapping in columns {
-                guard let equals = mapping.firstIndex(of: "=") else {
-                    throw ValidationError("--column \(mapping): write it as FIELD=HEADER, e.g. --column productId=\"Variant SKU\".")
-                }
-                let name = String(mapping[..<equals])
-                let header = String(mapping[mapping.index(after: equals)...])
-                guard let field = ProductField(named: name) else {
-                    throw ValidationError("--column \(mapping): unknown field \"\(name)\"; fields are \(ProductField.allCases.map(\.rawValue).joined(separator: ", ")).")
-                }
-                guard result[field] == nil else { throw ValidationError("--column names \(field.rawValue) twice.") }
-                result[field] = header
-            }
-            return result
-        }
-
-        private func parsedDelimiter() throws -> UInt8? {
-            guard let delimiter else { return nil }
-            switch delimiter {
-            case ",", "comma": return UInt8(ascii: ",")
-            case ";", "semicolon": return UInt8(ascii: ";")
-            case "\t", "tab", "\\t": return UInt8(ascii: "\t")
-            case "|", "pipe": return UInt8(ascii: "|")
-            default: throw ValidationError("--delimiter \(delimiter): use , ; tab or |.")
-            }
         }
     }
 }

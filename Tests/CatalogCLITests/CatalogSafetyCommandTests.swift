@@ -147,3 +147,49 @@ final class RunningServer: Sendable {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 }
+
+/// `catalog inspect`: what an import would do, with nothing written.
+@Suite struct InspectCommandTests {
+    @Test func inspectShowsTheFormatMappingAndFirstRowsWithoutWriting() throws {
+        let catalog = try CommandRunner()
+        let feed = """
+            id\ttitle\tprice\tsale_price\titem_group_id\timage_link\tavailability
+            A-1\tLinen Shirt\t30.00 EUR\t25.00 EUR\tSHIRT\thttps://img/a.jpg\tin stock
+            A-2\tLinen Shirt\t30.00 EUR\t40.00 EUR\tSHIRT\thttps://img/b.jpg\tin stock
+
+            """
+        let text = try catalog.run(["inspect", "-"], input: Data(feed.utf8))
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.standardOutput.contains("Google Merchant Center feed"))
+        #expect(text.standardOutput.contains("Delimiter: tab"))
+        #expect(text.standardOutput.contains("groupId      ← item_group_id"))
+        #expect(text.standardOutput.contains("Extra columns kept (1): availability"))
+        #expect(text.standardOutput.contains("A-1"))
+        #expect(text.standardOutput.contains("line 3: the sale price (40.00) is above the list price (30.00)"))
+        #expect(!FileManager.default.fileExists(atPath: catalog.directory + "/catalog.sqlite"))
+
+        let json = try catalog.run(["inspect", "-", "--json", "--format", "generic"], input: Data(feed.utf8))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(object["format"] as? String == "generic")
+        #expect((object["products"] as? [[String: Any]])?.first?["currency"] as? String == "EUR")
+        #expect((object["fields"] as? [String: String])?["listPrice"] == "price")
+    }
+
+    @Test func importSaysWhichFormatItReadAndHowRowsWereCounted() throws {
+        let catalog = try CommandRunner()
+        let shopify = """
+            Handle,Title,Option1 Name,Option1 Value,Variant Price,Image Src
+            tee,Tee,Size,S,10.00,https://img/1.jpg
+            tee,,,M,10.00,
+            tee,,,,,https://img/2.jpg
+
+            """
+        let result = try catalog.run(["import", "-"], input: Data(shopify.utf8))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Read as: Shopify product export (--format shopify)."))
+        #expect(result.standardOutput.contains("folded into their product: 1"))
+        let json = try catalog.run(["import", "-", "--json"], input: Data(shopify.utf8))
+        let finished = try #require(json.standardOutput.split(separator: "\n").last.map(String.init))
+        #expect(finished.contains("\"rowsFolded\":1") && finished.contains("\"format\":\"shopify\""))
+    }
+}

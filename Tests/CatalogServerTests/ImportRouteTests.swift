@@ -212,3 +212,22 @@ final class RejectsDrain: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+@Suite struct ImportPreviewRouteTests {
+    @Test func aPreviewShowsTheFormatAndFirstProductsAndChangesNothing() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "OLD", count: 2))
+        let csv = "Handle,Title,Option1 Name,Option1 Value,Variant Price\ntee,Tee,Size,S,10.00\ntee,,,M,12.00\n"
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/imports/preview", method: .post, headers: csvUpload, body: ByteBuffer(string: csv))
+            #expect(response.status == .ok)
+            let preview = try response.json()
+            #expect(preview["format"] as? String == "shopify")
+            #expect((preview["products"] as? [[String: Any]])?.compactMap { $0["productId"] as? String } == ["tee/S", "tee/M"])
+            let refused = try await client.execute(uri: "/api/imports/preview", method: .post, headers: [.contentType: "text/plain"], body: ByteBuffer(string: csv))
+            #expect(refused.status == .unsupportedMediaType)
+        }
+        #expect(try fixture.storedIds() == ["OLD-000", "OLD-001"])
+    }
+}

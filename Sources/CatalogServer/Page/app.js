@@ -18,6 +18,11 @@ const FIELDS = [
   { name: "productType", label: "Type" },
   { name: "taxRate", label: "Tax rate (%)", hint: "From 0 to 100.", inputmode: "decimal" },
   { name: "imageURL", label: "Image address", hint: "http:// or https://, or empty.", wide: true },
+  { name: "brand", label: "Brand" },
+  { name: "groupId", label: "Product family", hint: "Variants of one product share it." },
+  { name: "currency", label: "Currency", hint: "A code such as USD or EUR." },
+  { name: "quantity", label: "Stock", hint: "A whole number; empty when unknown.", inputmode: "numeric" },
+  { name: "description", label: "Description", wide: true },
 ];
 const KNOWN_FIELDS = new Set(FIELDS.map((field) => field.name));
 

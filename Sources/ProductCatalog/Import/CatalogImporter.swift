@@ -32,26 +32,9 @@ public struct CatalogImporter: Sendable {
         defer { withExtendedLifetime(lock) {} }
 
         let source = options.encoding == .utf8 ? source : TranscodingByteSource(source, encoding: options.encoding)
-        let reader = CSVReader(source: source, options: CSVReader.Options(
-            delimiter: options.delimiter, chunkSize: options.chunkSize, maxFieldBytes: options.maxFieldBytes))
-        var record = CSVRecord()
-        guard try readNext(reader, into: &record) else { throw ImportError.emptyInput(source: source.name) }
-        if let malformation = record.malformation { throw ImportError.malformedHeader(source: source.name, malformation) }
-        let header = record.strings.map(HeaderName.clean)
-        // A hand-made mapping (--column) means the generic reading, unless a format is named too.
-        let format = options.format ?? (options.columns.isEmpty ? FeedFormat.detect(header: header) : .generic)
-        var layout = format.layout(header: header)
-        let mapping: HeaderMapping
-        do throws(HeaderMappingError) {
-            if let layout {
-                mapping = try HeaderMapping(fieldsThenExtras: layout.outputHeader)
-            } else {
-                mapping = try HeaderMapping(header: header, overrides: options.columns)
-            }
-        } catch {
-            throw ImportError.header(source: source.name, error)
-        }
-        var checker = ProductRowChecker(mapping: mapping)
+        let reading = try ImportReading(source: source, options: options)
+        let (reader, header, format, mapping) = (reading.reader, reading.header, reading.format, reading.mapping)
+        var (record, layout, checker) = (reading.record, reading.layout, reading.checker)
         let rejects = RejectsFile(path: options.resolvedRejectsPath, header: mapping.header)
         var counts = ImportProgress(totalBytes: source.expectedBytes)
         var nextReport = start + options.progressInterval
@@ -199,10 +182,6 @@ public struct CatalogImporter: Sendable {
     }
 
     private func readNext(_ reader: CSVReader, into record: inout CSVRecord) throws -> Bool {
-        do {
-            return try reader.readRecord(into: &record)
-        } catch let error as ByteSourceError {
-            throw ImportError.source(error)
-        }
+        try ImportReading.readNext(reader, into: &record)
     }
 }
