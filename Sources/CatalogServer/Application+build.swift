@@ -29,7 +29,9 @@ public func buildApplication(_ configuration: ServerConfiguration) throws -> som
     let onListening = configuration.onListening
     return Application(
         router: router,
-        server: .http1(configuration: .init(idleTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds))),
+        server: .http1(configuration: .init(
+            additionalChannelHandlers: [HeaderOverflowHandler()],
+            idleTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds))),
         configuration: .init(
             address: .hostname(host, port: configuration.port), serverName: "catalog",
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
