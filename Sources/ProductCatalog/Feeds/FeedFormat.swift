@@ -47,13 +47,13 @@ public enum FeedFormat: String, Sendable, CaseIterable, Equatable {
     func layout(header: [String]) -> (any FeedLayout)? {
         switch self {
         case .generic: nil
-        case .google, .meta: MerchantFeedLayout(header: header)
+        case .google, .meta: MerchantFeedLayout.layout(header: header)
         case .shopify: ShopifyLayout(header: header)
         case .woocommerce: WooCommerceLayout(header: header)
         case .magento: MagentoLayout(header: header)
         case .squarespace: SquarespaceLayout(header: header)
         case .wix: WixLayout(header: header)
-        case .etsy: EtsyLayout(header: header)
+        case .etsy: EtsyLayout.layout(header: header)
         case .prestashop: PrestaShopLayout(header: header)
         case .akeneo: AkeneoLayout(header: header)
         }
