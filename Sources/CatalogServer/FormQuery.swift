@@ -4,13 +4,19 @@ import Foundation
 /// `+` is a space and `%2B` a plus sign.
 struct FormQuery {
     private var values: [String: String] = [:]
+    /// Names whose value is not valid percent-encoded UTF-8 (`prefix=%FF`).
+    private(set) var undecodable: Set<String> = []
 
     /// The first value of each name in `query` (the part after `?`, without it).
     init(_ query: String?) {
         for pair in (query ?? "").split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.decode(parts[0]), values[name] == nil else { continue }
-            values[name] = parts.count > 1 ? Self.decode(parts[1]) : ""
+            guard let name = Self.decode(parts[0]), values[name] == nil, !undecodable.contains(name) else { continue }
+            if let value = parts.count > 1 ? Self.decode(parts[1]) : "" {
+                values[name] = value
+            } else {
+                undecodable.insert(name)
+            }
         }
     }
 

@@ -23,7 +23,16 @@ struct ProductsController<Context: RequestContext> {
     /// The query is form-encoded, as browsers send it: `prefix=a+b` looks for `a b`, `prefix=a%2Bb` for `a+b`.
     @Sendable func list(request: Request, context: Context) async throws -> Response {
         let query = FormQuery(request.uri.query)
-        let prefix = query["prefix"] ?? ""
+        guard !query.undecodable.contains("prefix") else {
+            throw APIError(.badRequest, "prefix is not valid percent-encoded UTF-8; encode it with encodeURIComponent.",
+                           fields: ["prefix": "Encode the prefix as UTF-8 with encodeURIComponent."])
+        }
+        // Spaces around a query are never meant: the page trims them too.
+        let prefix = ProductRules.trimmed(query["prefix"] ?? "")
+        guard prefix.utf8.count <= ProductRules.maxProductIdBytes else {
+            throw APIError(.badRequest, "prefix is longer than any productId can be (\(ProductRules.maxProductIdBytes) bytes), so nothing could match.",
+                           fields: ["prefix": "Use at most \(ProductRules.maxProductIdBytes) bytes."])
+        }
         var limit = ProductSearch.defaultPageSize
         if let text = query["limit"] {
             guard let value = Int(text), (1...Self.maxLimit).contains(value) else {

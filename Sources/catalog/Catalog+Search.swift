@@ -9,7 +9,9 @@ extension Catalog {
             discussion: """
                 Matching ignores ASCII case (ab finds AB12); results come in productId order, a \
                 page at a time. Each page ends with the command for the next one: pass its \
-                --after cursor back unchanged. An empty prefix ("") lists every product.
+                --after cursor back unchanged. An empty prefix ("") lists every product. Spaces \
+                around the prefix are ignored. A prefix that starts with - goes after --, as in \
+                catalog search -- -F1.
                 """)
 
         @Argument(help: "The start of the productIds to find.")
@@ -34,6 +36,7 @@ extension Catalog {
         }
 
         func run() async throws {
+            let prefix = ProductRules.trimmed(self.prefix)
             let search = try ProductSearch(databasePath: database.db)
             let page = try search.page(prefix: prefix, after: after.flatMap(KeysetCursor.init), limit: limit)
             if json {

@@ -193,3 +193,18 @@ final class RunningServer: Sendable {
         #expect(finished.contains("\"rowsFolded\":1") && finished.contains("\"format\":\"shopify\""))
     }
 }
+
+@Suite struct SearchEdgeCommandTests {
+    @Test func aPrefixStartingWithAHyphenGoesAfterTheDoubleDashAndSpacesAreIgnored() throws {
+        let catalog = try CommandRunner()
+        #expect(try catalog.run(["import", "-"], input: Data("productId,title\n-F1,Dash\nF1,Plain\n@x,At\n[y,Bracket\n".utf8)).status == 0)
+        let dashed = try catalog.run(["search", "--", "-F1"])
+        #expect(dashed.status == 0, "\(dashed.standardError)")
+        #expect(dashed.standardOutput.contains("Dash") && !dashed.standardOutput.contains("Plain"))
+        #expect(try catalog.run(["search", "--help"]).standardOutput.contains("catalog search -- -F1"))
+        let spaced = try catalog.run(["search", "  f1  ", "--json"])
+        #expect(spaced.standardOutput.contains("\"F1\"") && !spaced.standardOutput.contains("-F1"))
+        let at = try catalog.run(["search", "@", "--json"])
+        #expect(at.standardOutput.contains("@x") && !at.standardOutput.contains("[y"))
+    }
+}

@@ -105,3 +105,23 @@ import Testing
         }
     }
 }
+
+@Suite struct PrefixEdgeRouteTests {
+    @Test func aPrefixAtTheEdgesGetsAJSONAnswerNeverTheWholeCatalog() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV("productId,title\n@1,at\n[1,bracket\n_1,underscore\nab,x\n")
+        try await fixture.application().test(.router) { client in
+            let invalid = try await client.execute(uri: "/api/products?prefix=%FF", method: .get)
+            #expect(invalid.status == .badRequest)
+            #expect(try invalid.errorFields()["prefix"] != nil)
+            let long = try await client.execute(uri: "/api/products?prefix=" + String(repeating: "a", count: 256), method: .get)
+            #expect(long.status == .badRequest)
+            #expect(try long.errorFields()["prefix"] != nil)
+            let at = try await client.execute(uri: "/api/products?prefix=%40", method: .get)
+            #expect(try at.productIds() == ["@1"])
+            let spaced = try await client.execute(uri: "/api/products?prefix=+ab+", method: .get)
+            #expect(try spaced.productIds() == ["ab"])
+        }
+    }
+}

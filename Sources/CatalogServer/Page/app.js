@@ -46,7 +46,7 @@ function search(prefix) {
   list.generation += 1;
   if (list.controller) list.controller.abort();
   list.controller = new AbortController();
-  list.prefix = prefix;
+  list.prefix = prefix.replace(/^[ \t]+|[ \t]+$/g, ""); // spaces around a query are never meant
   list.cursor = null;
   list.hasMore = false;
   return loadPage(list.generation, true);
