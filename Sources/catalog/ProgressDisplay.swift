@@ -38,9 +38,17 @@ struct ProgressDisplay {
         if style == .live { Terminal.standardError.write("\n") }
     }
 
-    /// `[#########-----------]  45%  450,000 rows  1,200,000 rows/s  ETA 0.4 s  0 rejected`
+    /// `writing  [#########-----------]  45%  450,000 rows  1,200,000 rows/s  0.4 s left  0 rejected`
+    ///
+    /// The bar and percent are the whole import's; the rows and the rate are the phase's own.
     static func line(_ progress: ImportProgress) -> String {
-        var parts: [String] = []
+        let phase: String
+        switch progress.phase {
+        case .loading: phase = "reading"
+        case .writing: phase = "writing"
+        case .finishing, .finished: phase = "finishing"
+        }
+        var parts = [phase.padding(toLength: 9, withPad: " ", startingAt: 0)]
         if let fraction = progress.fractionCompleted {
             let width = 24
             let filled = Int((fraction * Double(width)).rounded(.down))
@@ -49,12 +57,12 @@ struct ProgressDisplay {
         } else {
             parts.append(Formatting.bytes(progress.bytesRead))
         }
-        parts.append("\(Formatting.count(progress.rowsRead)) rows")
-        parts.append("\(Formatting.count(Int(progress.rowsPerSecond))) rows/s")
+        if progress.phase != .finishing {
+            parts.append("\(Formatting.count(progress.rowsInPhase)) rows")
+            parts.append("\(Formatting.count(Int(progress.rowsPerSecond))) rows/s")
+        }
         if let eta = progress.estimatedTimeRemaining {
-            parts.append("ETA \(Formatting.seconds(eta))")
-        } else if progress.phase == .finishing {
-            parts.append("finishing")
+            parts.append("\(Formatting.seconds(eta)) left")
         }
         parts.append("\(Formatting.count(progress.rowsRejected)) rejected")
         return parts.joined(separator: "  ")

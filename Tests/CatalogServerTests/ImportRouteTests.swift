@@ -34,7 +34,7 @@ import Testing
             #expect(events.dropLast().allSatisfy { $0.name == "progress" && $0.data["event"] as? String == "progress" })
             #expect(events.count >= 2, "a progress event before the end")
             let progressKeys: Set = ["event", "phase", "rowsRead", "rowsInserted", "rowsRejected", "duplicates",
-                                     "bytesRead", "totalBytes", "seconds", "rowsPerSecond", "etaSeconds"]
+                                     "bytesRead", "totalBytes", "seconds", "rowsPerSecond", "fractionCompleted", "etaSeconds"]
             #expect(events.dropLast().allSatisfy { Set($0.data.keys) == progressKeys })
             let rowsRead = events.dropLast().compactMap { $0.data["rowsRead"] as? Int }
             #expect(rowsRead == rowsRead.sorted())

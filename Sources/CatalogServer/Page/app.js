@@ -485,19 +485,12 @@ const PHASES = {
   finishing: "Swapping in the new catalog",
 };
 
-/** The bar: reading is the first half, writing the second. */
+/** The bar and time left are the server's numbers for the whole import; rows and rate are the phase's. */
 function showImportProgress(progress) {
-  let fraction = 0;
-  if (progress.phase === "loading") {
-    fraction = progress.totalBytes ? 0.5 * progress.bytesRead / progress.totalBytes : 0;
-  } else {
-    const toWrite = progress.rowsRead - progress.rowsRejected - progress.duplicates;
-    fraction = 0.5 + 0.5 * (toWrite > 0 ? Math.min(1, progress.rowsInserted / toWrite) : 1);
-    if (progress.phase === "finishing") fraction = 0.99;
-  }
+  const fraction = progress.fractionCompleted ?? 0;
   $("import-progress").value = Math.min(99, Math.floor(fraction * 100));
   $("import-phase").textContent = `${PHASES[progress.phase] || progress.phase}: ${Math.floor(fraction * 100)}%`;
-  $("import-rows").textContent = numberFormat.format(progress.rowsRead);
+  $("import-rows").textContent = numberFormat.format(progress.phase === "loading" ? progress.rowsRead : progress.rowsInserted);
   $("import-rate").textContent = numberFormat.format(Math.round(progress.rowsPerSecond));
   $("import-eta").textContent = progress.etaSeconds === null ? "–" : formatSeconds(progress.etaSeconds);
   $("import-rejected").textContent = numberFormat.format(progress.rowsRejected);

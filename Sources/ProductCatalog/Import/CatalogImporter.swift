@@ -38,10 +38,13 @@ public struct CatalogImporter: Sendable {
         let rejects = RejectsFile(path: options.resolvedRejectsPath, header: mapping.header)
         var counts = ImportProgress(totalBytes: source.expectedBytes)
         var nextReport = start + options.progressInterval
+        var estimate = ProgressEstimate()
+        var rowsToWrite: Int?
         func report(_ phase: ImportProgress.Phase) {
             counts.phase = phase
             counts.bytesRead = source.bytesRead
             counts.elapsed = clock.now - start
+            estimate.update(&counts, rowsToWrite: rowsToWrite)
             progress(counts)
         }
         /// Reports when the interval has passed; called every 1,024 rows or so, to keep clock reads rare.
@@ -109,6 +112,7 @@ public struct CatalogImporter: Sendable {
             try checkSomethingKept(counts, checker: checker, rejectsPath: rejects.path, source: source.name)
             let (runs, duplicatesInRuns) = try sorter.finish(last: arena)
             counts.duplicates = duplicatesInRuns
+            rowsToWrite = counts.rowsRead - counts.rowsRejected - counts.rowsFolded - duplicatesInRuns
             if isCancelled() { throw ImportError.cancelled }
             report(.writing)
 

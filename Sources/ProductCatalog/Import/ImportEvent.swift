@@ -40,6 +40,7 @@ public enum ImportEvent: Sendable, Equatable {
                 "totalBytes": progress.totalBytes.map(JSONValue.int) ?? .null,
                 "seconds": .double(progress.elapsed.seconds),
                 "rowsPerSecond": .double(progress.rowsPerSecond.rounded()),
+                "fractionCompleted": progress.fractionCompleted.map { .double(($0 * 10_000).rounded() / 10_000) } ?? .null,
                 "etaSeconds": progress.estimatedTimeRemaining.map { .double($0.seconds) } ?? .null,
             ])
         case .finished(let summary):

@@ -46,23 +46,18 @@ public struct ImportProgress: Sendable, Equatable {
         self.elapsed = elapsed
     }
 
-    /// The fraction of the input read, from 0 to 1, when its size is known.
-    public var fractionCompleted: Double? {
-        guard let totalBytes else { return nil }
-        guard totalBytes > 0 else { return 1 }
-        return min(1, Double(bytesRead) / Double(totalBytes))
-    }
+    /// The fraction of the whole import done, from 0 to 1: reading, writing and finishing,
+    /// weighted by what each costs so that it tracks the time spent. It never decreases, and is
+    /// 1 only once the import has finished; nil while the input's size is unknown.
+    public var fractionCompleted: Double?
+    /// Time left for the whole import, once there is enough to estimate it.
+    public var estimatedTimeRemaining: Duration?
+    /// The current phase's rate: rows read per second while loading, rows written per second while writing.
+    public var rowsPerSecond: Double = 0
 
-    /// Rows read per second so far.
-    public var rowsPerSecond: Double {
-        let seconds = elapsed.seconds
-        return seconds > 0 ? Double(rowsRead) / seconds : 0
-    }
-
-    /// Time left at the current byte rate, when the input's size is known.
-    public var estimatedTimeRemaining: Duration? {
-        guard phase == .loading, let fraction = fractionCompleted, fraction > 0 else { return nil }
-        return .seconds(elapsed.seconds * (1 - fraction) / fraction)
+    /// Rows done in the current phase: read while loading, written while writing.
+    public var rowsInPhase: Int {
+        phase == .loading ? rowsRead : rowsInserted
     }
 }
 

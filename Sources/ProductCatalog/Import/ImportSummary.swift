@@ -36,8 +36,13 @@ public struct ImportSummary: Sendable, Equatable {
 
     /// The last progress snapshot, equal to this summary.
     public var progress: ImportProgress {
-        ImportProgress(
+        var progress = ImportProgress(
             phase: .finished, rowsRead: rowsRead, rowsInserted: rowsInserted, rowsRejected: rowsRejected,
             duplicates: duplicates, bytesRead: bytesRead, totalBytes: bytesRead, elapsed: elapsed)
+        progress.rowsFolded = rowsFolded
+        progress.rowsPadded = rowsPadded
+        var estimate = ProgressEstimate()
+        estimate.update(&progress, rowsToWrite: rowsInserted)
+        return progress
     }
 }

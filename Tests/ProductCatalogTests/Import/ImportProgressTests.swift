@@ -33,11 +33,51 @@ import Testing
         #expect(phases == [.loading, .writing, .finishing, .finished])
     }
 
-    @Test func rateAndTimeLeftFollowFromTheCounters() {
-        let progress = ImportProgress(rowsRead: 1_000, bytesRead: 250, totalBytes: 1_000, elapsed: .seconds(2))
-        #expect(progress.rowsPerSecond == 500)
-        #expect(progress.fractionCompleted == 0.25)
-        #expect(progress.estimatedTimeRemaining == .seconds(6))
+    @Test func theWholeJobFractionNeverFallsAndReachesOneOnlyAtTheEnd() throws {
+        var fixture = try CatalogFixture()
+        fixture.options.progressInterval = .zero
+        fixture.options.sortMemory = 4 << 20
+        var snapshots: [ImportProgress] = []
+        try fixture.importCSV(Self.csv(rows: 60_000)) { snapshots.append($0) }
+        let fractions = snapshots.compactMap(\.fractionCompleted)
+        #expect(fractions.count == snapshots.count, "the size is known, so every snapshot has a fraction")
+        #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(fractions.dropLast().allSatisfy { $0 < 1 })
+        #expect(fractions.last == 1)
+        // Writing has a share of the bar of its own: the bar is not full when reading ends.
+        let firstWriting = try #require(snapshots.first { $0.phase == .writing })
+        #expect(try #require(firstWriting.fractionCompleted) < 0.8)
+        #expect(snapshots.filter { $0.phase != .finished && $0.elapsed.seconds > 0.1 }.allSatisfy { $0.estimatedTimeRemaining != nil })
+        // The rate is the phase's: rows written per second while writing.
+        let writing = snapshots.filter { $0.phase == .writing && $0.rowsInserted > 0 }
+        #expect(writing.allSatisfy { $0.rowsInPhase == $0.rowsInserted && $0.rowsPerSecond > 0 })
+    }
+
+    /// The weights against a real import: once writing has run for a moment, the fraction is the
+    /// share of the import's whole time that has passed, within a few points. (While reading, the
+    /// fraction rests on the measured cost of writing a row relative to reading it, 1.5 in a
+    /// release build; a debug build, which these tests run, reads several times slower, so the
+    /// reading phase is only checked to stay below the writing phase's start.)
+    @Test func theFractionTracksElapsedTimeOnARealImport() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("generated.csv")
+        try ProductGenerator(rows: 150_000, seed: 9).write(toPath: path)
+        var options = ImportOptions(databasePath: directory.file("catalog.sqlite"))
+        options.progressInterval = .milliseconds(10)
+        var snapshots: [ImportProgress] = []
+        let summary = try CatalogImporter(options: options).run(source: try FileByteSource(path: path)) { snapshots.append($0) }
+        let total = summary.elapsed.seconds
+        let writingStart = try #require(snapshots.first { $0.phase == .writing }).elapsed.seconds
+        let settled = snapshots.filter { $0.phase == .writing && $0.elapsed.seconds > writingStart + 0.1 }
+        #expect(!settled.isEmpty)
+        for snapshot in settled {
+            let share = snapshot.elapsed.seconds / total
+            let fraction = try #require(snapshot.fractionCompleted)
+            #expect(abs(fraction - share) < 0.15, "at \(share) of the time the fraction was \(fraction)")
+            let predictedEnd = snapshot.elapsed.seconds + (snapshot.estimatedTimeRemaining?.seconds ?? .infinity)
+            #expect(abs(predictedEnd - total) < 0.35 * total, "predicted end \(predictedEnd) s of \(total) s")
+        }
+        #expect(snapshots.filter { $0.phase == .loading }.allSatisfy { ($0.fractionCompleted ?? 0) < 0.99 })
     }
 
     @Test func aBackgroundJobStreamsProgressAndEndsWithTheSummary() async throws {

@@ -1,0 +1,72 @@
+/// Turns an import's counters into one fraction of the whole job, the time left and the phase's rate.
+///
+/// The job's length is predicted from what has been measured so far: while reading, from the
+/// share of the input's bytes read, with writing taken to cost ``writeCostPerRead`` times
+/// reading per row (measured on a 1,000,000-row file: 0.51 s reading, 0.75 s writing) and
+/// finishing ``finishShare`` of both; while writing, from the real reading time and the rate of
+/// writing so far. The fraction is the time spent over the predicted length, so it tracks
+/// elapsed time, and it is held from going back when a prediction shrinks.
+struct ProgressEstimate {
+    /// Writing a row costs about this many times reading it.
+    static let writeCostPerRead = 1.5
+    /// Making the new catalog durable and swapping it in, as a share of reading and writing.
+    static let finishShare = 0.03
+    /// Seconds of a phase before its own rate is trusted over the prior.
+    static let settling = 0.05
+
+    private var readingSeconds: Double?
+    private var writingSeconds: Double?
+    private var lastFraction = 0.0
+
+    /// Fills in `progress`'s fraction, time left and rate; `rowsToWrite` is known once reading ends.
+    mutating func update(_ progress: inout ImportProgress, rowsToWrite: Int?) {
+        let elapsed = progress.elapsed.seconds
+        var predicted: Double?
+        switch progress.phase {
+        case .loading:
+            progress.rowsPerSecond = elapsed > 0 ? Double(progress.rowsRead) / elapsed : 0
+            if let total = progress.totalBytes, total > 0, progress.bytesRead > 0, elapsed > Self.settling {
+                let reading = elapsed * Double(total) / Double(progress.bytesRead)
+                let kept = progress.rowsRead > 0 ? Double(progress.rowsRead - progress.rowsRejected) / Double(progress.rowsRead) : 1
+                let writing = reading * Self.writeCostPerRead * kept
+                predicted = (reading + writing) * (1 + Self.finishShare)
+            } else if progress.totalBytes == 0 {
+                predicted = elapsed
+            }
+        case .writing:
+            let reading = readingSeconds ?? elapsed
+            readingSeconds = reading
+            let spent = elapsed - reading
+            progress.rowsPerSecond = spent > 0 ? Double(progress.rowsInserted) / spent : 0
+            let toWrite = Double(rowsToWrite ?? progress.rowsInserted)
+            let writing: Double
+            if spent > Self.settling, progress.rowsInserted > 0 {
+                writing = toWrite / (Double(progress.rowsInserted) / spent)
+            } else {
+                let perRow = progress.rowsRead > 0 ? reading / Double(progress.rowsRead) : 0
+                writing = toWrite * perRow * Self.writeCostPerRead
+            }
+            predicted = (reading + max(writing, spent)) * (1 + Self.finishShare)
+        case .finishing:
+            let reading = readingSeconds ?? elapsed
+            let writing = writingSeconds ?? (elapsed - reading)
+            readingSeconds = reading
+            writingSeconds = writing
+            progress.rowsPerSecond = 0
+            predicted = max((reading + writing) * (1 + Self.finishShare), elapsed * 1.01)
+        case .finished:
+            progress.fractionCompleted = 1
+            progress.estimatedTimeRemaining = .zero
+            progress.rowsPerSecond = elapsed > 0 ? Double(progress.rowsRead) / elapsed : 0
+            return
+        }
+        guard let predicted, predicted > 0 else {
+            progress.fractionCompleted = progress.totalBytes == nil ? nil : lastFraction
+            progress.estimatedTimeRemaining = nil
+            return
+        }
+        lastFraction = min(0.99, max(lastFraction, elapsed / predicted))
+        progress.fractionCompleted = lastFraction
+        progress.estimatedTimeRemaining = .seconds(max(0, predicted - elapsed))
+    }
+}
