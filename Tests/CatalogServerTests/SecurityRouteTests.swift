@@ -123,6 +123,16 @@ import Testing
         #expect(!answer.message.contains("invalidChunkSize"))
     }
 
+    @Test func aFullDiskIs507AndAReadOnlyOne503WithoutSQLiteInternals() {
+        let full = APIError(EditError.database(path: "/srv/catalog.sqlite", SQLiteError(extendedCode: 13, message: "database or disk is full", sql: "INSERT …")))
+        #expect(full.status.code == 507)
+        let readOnly = APIError(EditError.database(path: "/srv/catalog.sqlite", SQLiteError(extendedCode: 8, message: "attempt to write a readonly database", sql: "UPDATE …")))
+        #expect(readOnly.status == .serviceUnavailable)
+        for answer in [full, readOnly] {
+            #expect(!answer.message.contains("/srv") && !answer.message.contains("INSERT") && !answer.message.contains("UPDATE"))
+        }
+    }
+
     @Test func anEditDuringAnImportIsRefusedWithA409NotLost() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }

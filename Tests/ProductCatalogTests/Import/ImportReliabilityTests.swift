@@ -159,6 +159,38 @@ import Testing
         #expect(try await waiter.value.rowsInserted == 60_000)
         #expect(sawNew)
     }
+
+    /// An upsert updates a copy of the catalog and swaps it in, so a reader is never locked out:
+    /// every search during it answers at once (no busy wait) with the catalog before or after.
+    @Test func searchesDuringAnUpsertAnswerWithTheOldCatalogOrTheNew() async throws {
+        let directory = try TemporaryDirectory()
+        var options = ImportOptions(databasePath: directory.file("catalog.sqlite"))
+        let old = try directory.write("old.csv", "sku,name\n" + (0..<1_000).map { "OLD\($0),old" }.joined(separator: "\n") + "\n")
+        _ = try await CatalogImporter(options: options).start(input: .file(path: old)).summary
+        let new = try directory.write("new.csv", "sku,name\n" + (0..<60_000).map { "NEW\($0),new" }.joined(separator: "\n") + "\n")
+        options.sortMemory = 1 << 20
+        options.mode = .upsert
+        let job = CatalogImporter(options: options).start(input: .file(path: new))
+        let finished = FinishedFlag()
+        let waiter = Task {
+            defer { finished.set() }
+            return try await job.summary
+        }
+        var sawNew = false
+        var searches = 0
+        while !sawNew {
+            let ended = finished.isSet
+            let connection = try Connection(path: options.databasePath, mode: .readOnly)
+            connection.setBusyTimeout(milliseconds: 0)
+            let count = try connection.scalarInt("SELECT count(*) FROM products")
+            #expect(count == 1_000 || count == 61_000)
+            sawNew = count == 61_000
+            searches += 1
+            if ended { break }
+        }
+        #expect(try await waiter.value.productsInCatalog == 61_000)
+        #expect(sawNew && searches > 1)
+    }
 }
 
 /// Set once by one task, read by another.
