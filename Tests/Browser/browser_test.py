@@ -270,9 +270,12 @@ class BrowserTest:
         self.wait(lambda: self.element("message").text == "Added ZZ-BROWSER-1.", "no success message")
         self.type_in_search("zz-browser")
         self.wait(lambda: self.row_ids() == ["ZZ-BROWSER-1"], f"searching did not find the new product; saw {self.row_ids()}")
-        cells = self.driver.find_elements(By.CSS_SELECTOR, "#rows tr td")
-        texts = [cell.text for cell in cells]
-        assert "Browser test mug" in texts and "12.34" in texts, f"the row shows {texts}"
+        # The cells are read in one script run: the list may be redrawn between two WebDriver calls.
+        def row_texts():
+            return self.driver.execute_script(
+                "return Array.from(document.querySelectorAll('#rows tr td'), cell => cell.innerText.trim())")
+        self.wait(lambda: "Browser test mug" in row_texts() and "12.34" in row_texts(),
+                  "the row does not show the new title and price")
 
     def take_screenshots(self):
         """The page after the import: its summary above the refreshed list."""

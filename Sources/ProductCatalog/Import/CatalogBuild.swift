@@ -124,9 +124,10 @@ final class CatalogBuild {
         var live: Connection?
         if try destination({ try FileSystem.size(ofFileAt: livePath) }) != nil {
             let connection = try openLive()
-            // Wait out readers and writers of the old file; taking the lock also rolls back
-            // any hot journal of the old file, so no journal is left for the new one to meet.
-            try database { try connection.execute("BEGIN EXCLUSIVE") }
+            // Wait out writers of the old file and keep new ones off it until the rename: its
+            // shared lock rolls back any hot journal first, so no journal is left for the new
+            // file to meet. Readers go on, on the old file or the new one, never locked out.
+            try database { try connection.execute("BEGIN IMMEDIATE") }
             if !copyingLive { editsReplaced = try countHandEdits(connection) }
             live = connection
         }

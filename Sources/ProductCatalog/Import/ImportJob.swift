@@ -22,18 +22,24 @@ public final class ImportJob: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: ImportProgress.self, bufferingPolicy: .bufferingNewest(1))
         progress = stream
         let flag = self.flag
-        outcome = Task {
-            try await withCheckedThrowingContinuation { (result: CheckedContinuation<ImportSummary, any Error>) in
-                DispatchQueue.global(qos: .userInitiated).async {
-                    result.resume(with: Result {
-                        defer { continuation.finish() }
-                        return try importer.run(
-                            source: try input.open(),
-                            progress: { continuation.yield($0) },
-                            isCancelled: { flag.isSet })
-                    })
-                }
+        // The work is handed to Dispatch here, not from a task, so that it starts even when every
+        // thread of the concurrency pool is busy; the task only waits for its one result.
+        let (result, resultContinuation) = AsyncThrowingStream.makeStream(of: ImportSummary.self)
+        DispatchQueue.global(qos: .userInitiated).async {
+            defer { continuation.finish() }
+            do {
+                resultContinuation.yield(try importer.run(
+                    source: try input.open(),
+                    progress: { continuation.yield($0) },
+                    isCancelled: { flag.isSet }))
+                resultContinuation.finish()
+            } catch {
+                resultContinuation.finish(throwing: error)
             }
+        }
+        outcome = Task {
+            for try await summary in result { return summary }
+            preconditionFailure("an import ended without a summary or an error")
         }
     }
 
