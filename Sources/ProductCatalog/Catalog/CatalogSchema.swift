@@ -30,9 +30,13 @@ public enum CatalogSchema {
     static let maxColumns = 2000
 
     /// The statements that create an empty catalog with these extra columns.
-    static func createStatements(extraColumns: [String]) -> String {
+    ///
+    /// A bulk load passes only the `fields` its file fills: SQLite stores a NULL for every
+    /// column a row leaves out, but nothing for a column added after the row was written, so
+    /// the load adds the other known fields at its end (``addMissingFields(_:)``).
+    static func createStatements(extraColumns: [String], fields: [ProductField] = ProductField.allCases) -> String {
         var columns = ["productId TEXT NOT NULL COLLATE NOCASE PRIMARY KEY"]
-        for field in ProductField.allCases.dropFirst() {
+        for field in ProductField.allCases.dropFirst() where fields.contains(field) {
             columns.append(field.columnDefinition)
         }
         columns += extraColumns.map { "\(quoteIdentifier($0)) TEXT" }

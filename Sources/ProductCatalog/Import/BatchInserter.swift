@@ -23,20 +23,20 @@ struct BatchInserter {
         multiple = try connection.prepare(sql(rows: Self.rowsPerStatement))
     }
 
-    /// Inserts every row of `batch`; `kinds` says which parameters are prices.
-    func insert(_ batch: RowBatch, kinds: UnsafeBufferPointer<Bool>) throws {
-        let columns = Int32(kinds.count)
+    /// Inserts every row of `batch`; `parameters` says how each slot of a row is bound.
+    func insert(_ batch: RowBatch, parameters: UnsafeBufferPointer<EncodedRow.Parameter>) throws {
+        let columns = Int32(parameters.count { $0 != .absent })
         var index = 0
         while batch.count - index >= Self.rowsPerStatement {
             for offset in 0..<Self.rowsPerStatement {
-                batch.row(index + offset).bind(to: multiple, firstParameter: Int32(offset) * columns + 1, kinds: kinds)
+                batch.row(index + offset).bind(to: multiple, firstParameter: Int32(offset) * columns + 1, parameters: parameters)
             }
             try multiple.step()
             multiple.reset()
             index += Self.rowsPerStatement
         }
         while index < batch.count {
-            batch.row(index).bind(to: single, firstParameter: 1, kinds: kinds)
+            batch.row(index).bind(to: single, firstParameter: 1, parameters: parameters)
             try single.step()
             single.reset()
             index += 1

@@ -9,9 +9,9 @@
 /// Either way the live file is only read until the end, so searches are never blocked by the
 /// import and a killed import leaves no journal behind. At the end the build is switched back to
 /// an ordinary rollback journal, closed, fsynced, given the old file's permissions, and renamed
-/// over the live catalog while an exclusive lock on the old file keeps writers out and rolls back
-/// any hot journal of the old file first: a `-journal` left beside the path could otherwise be
-/// replayed into the new file.
+/// over the live catalog while a write lock on the old file keeps other writers out (readers go
+/// on) and its shared lock has rolled back any hot journal of the old file first: a `-journal`
+/// left beside the path could otherwise be replayed into the new file.
 final class CatalogBuild {
     let livePath: String
     let buildPath: String
@@ -59,7 +59,8 @@ final class CatalogBuild {
     func createTable(extraColumns: [String], insertColumns: [String]) throws {
         guard let connection else { return }
         try database {
-            try connection.execute(CatalogSchema.createStatements(extraColumns: extraColumns))
+            let fields = ProductField.allCases.filter { insertColumns.contains($0.columnName) }
+            try connection.execute(CatalogSchema.createStatements(extraColumns: extraColumns, fields: fields))
             inserter = try BatchInserter(connection: connection, columns: insertColumns)
             try connection.execute("BEGIN")
         }
@@ -90,9 +91,9 @@ final class CatalogBuild {
         }
     }
 
-    /// Writes rows sorted by productId; `kinds` says which parameters are prices.
-    func insert(_ rows: RowBatch, kinds: UnsafeBufferPointer<Bool>) throws {
-        try database { try inserter?.insert(rows, kinds: kinds) }
+    /// Writes rows sorted by productId; `parameters` says how each slot of a row is bound.
+    func insert(_ rows: RowBatch, parameters: UnsafeBufferPointer<EncodedRow.Parameter>) throws {
+        try database { try inserter?.insert(rows, parameters: parameters) }
     }
 
     /// Commits the rows so far and begins the next transaction, so the build's cache stays small.
@@ -104,6 +105,7 @@ final class CatalogBuild {
     func finish() throws -> Int {
         guard let connection else { return 0 }
         return try database {
+            try CatalogSchema.addMissingFields(connection)
             try connection.execute("COMMIT")
             inserter = nil
             let count = try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.table)") ?? 0

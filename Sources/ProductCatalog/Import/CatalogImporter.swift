@@ -117,14 +117,14 @@ public struct CatalogImporter: Sendable {
             report(.writing)
 
             // 2. Merge the runs in productId order on the second core; write them on this one.
-            let target = try makeBuild(at: destination.path, extraColumns: mapping.extras.map(\.name), insertColumns: checker.columnNames)
+            let target = try makeBuild(at: destination.path, extraColumns: mapping.extras.map(\.name), insertColumns: checker.insertColumns)
             writer = target
             let stream = RowBatchStream(runs: runs, policy: options.onDuplicate)
             stopStages = stream.abandon
             var rowsInTransaction = 0
-            try checker.priceSlots.withUnsafeBufferPointer { kinds in
+            try checker.parameters.withUnsafeBufferPointer { parameters in
                 while let batch = try stream.next() {
-                    try target.insert(batch, kinds: kinds)
+                    try target.insert(batch, parameters: parameters)
                     counts.rowsInserted += batch.count
                     rowsInTransaction += batch.count
                     stream.recycle(batch)

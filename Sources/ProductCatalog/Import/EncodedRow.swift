@@ -49,17 +49,31 @@ struct EncodedRow {
         return KeyPrefix(high: words.0, low: words.1)
     }
 
-    /// Binds every parameter to `statement` starting at `firstParameter`; the bytes must outlive the step.
+    /// How a slot of the row is bound to the insert statement.
+    enum Parameter: Equatable {
+        case text
+        /// An integer: cents, or a quantity.
+        case integer
+        /// Always NULL and not in the statement: skipped.
+        case absent
+    }
+
+    /// Binds every slot that `parameters` does not mark absent to `statement`, starting at
+    /// `firstParameter`; the bytes must outlive the step.
     @inline(__always)
-    func bind(to statement: Statement, firstParameter: Int32, kinds: UnsafeBufferPointer<Bool>) {
+    func bind(to statement: Statement, firstParameter: Int32, parameters: UnsafeBufferPointer<Parameter>) {
         var cursor = base + Self.headerSize
-        for (index, isPrice) in kinds.enumerated() {
+        var parameter = firstParameter
+        for kind in parameters {
             let count = cursor.loadUnaligned(as: UInt32.self)
             cursor += 4
-            let parameter = firstParameter + Int32(index)
+            if kind == .absent {
+                if count != Self.nullMarker { cursor += Int(count) }
+                continue
+            }
             if count == Self.nullMarker {
                 statement.bindNull(parameter)
-            } else if isPrice {
+            } else if kind == .integer {
                 statement.bind(parameter, cursor.loadUnaligned(as: Int64.self))
                 cursor += 8
             } else {
@@ -67,6 +81,7 @@ struct EncodedRow {
                 statement.bindText(parameter, unsafeBytes: bytes)
                 cursor += Int(count)
             }
+            parameter += 1
         }
     }
 

@@ -22,21 +22,20 @@ struct ProductRowChecker {
 
         /// The record's field, or -1 for a derived value.
         var column: Int
-        var columnName: String
         var kind: Kind
     }
 
     /// In parameter order: productId first.
     let slots: [Slot]
-    /// For each slot, whether it is bound as an integer: what ``EncodedRow/bind(to:firstParameter:kinds:)`` needs.
-    let priceSlots: [Bool]
+    /// The catalog column each slot fills.
+    let columnNames: [String]
     let header: [String]
-    /// Scratch space for the integers of the record being checked (-1: NULL).
-    private var integers: [Int64]
     /// The slots of the list and the sale price, when the file has both.
     private let salePriceSlots: (list: Int, sale: Int)?
     /// Rows rejected because a field is not valid UTF-8: a sign of a file in another encoding.
     private(set) var invalidUTF8Rows = 0
+    /// True once a row of a file without a currency column had prices that named one.
+    private(set) var pricesNamedACurrency = false
     /// Reads prices that are not plain decimals; it learns the file's decimal separator.
     private var priceReader = PriceReader()
     /// The currency named by this record's prices.
@@ -44,31 +43,48 @@ struct ProductRowChecker {
 
     init(mapping: HeaderMapping) {
         var slots: [Slot] = []
+        var names: [String] = []
         for field in ProductField.allCases {
             guard let column = mapping.fieldColumns[field] else { continue }
             let kind: Slot.Kind = field.isPrice ? .price : field == .quantity ? .quantity : field == .currency ? .currency : .text
-            slots.append(Slot(column: column, columnName: field.columnName, kind: kind))
+            slots.append(Slot(column: column, kind: kind))
+            names.append(field.columnName)
         }
         if mapping.fieldColumns[.currency] == nil, slots.contains(where: { $0.kind == .price }) {
-            slots.append(Slot(column: -1, columnName: ProductField.currency.columnName, kind: .derivedCurrency))
+            slots.append(Slot(column: -1, kind: .derivedCurrency))
+            names.append(ProductField.currency.columnName)
         }
         for extra in mapping.extras {
-            slots.append(Slot(column: extra.index, columnName: extra.name, kind: .text))
+            slots.append(Slot(column: extra.index, kind: .text))
+            names.append(extra.name)
         }
         self.slots = slots
-        priceSlots = slots.map { $0.kind == .price || $0.kind == .quantity }
+        columnNames = names
         header = mapping.header
-        integers = Array(repeating: 0, count: slots.count)
-        if let list = slots.firstIndex(where: { $0.columnName == ProductField.listPrice.columnName }),
-           let sale = slots.firstIndex(where: { $0.columnName == ProductField.salesPrice.columnName }) {
+        if let list = names.firstIndex(of: ProductField.listPrice.columnName),
+           let sale = names.firstIndex(of: ProductField.salesPrice.columnName) {
             salePriceSlots = (list, sale)
         } else {
             salePriceSlots = nil
         }
     }
 
-    /// The catalog columns the statement fills, in parameter order.
-    var columnNames: [String] { slots.map(\.columnName) }
+    /// How each slot of an encoded row is bound, once every row is checked: a derived currency
+    /// no price named is left out, so the catalog does not store a NULL for it in every row.
+    var parameters: [EncodedRow.Parameter] {
+        slots.map { slot in
+            switch slot.kind {
+            case .price, .quantity: .integer
+            case .derivedCurrency: pricesNamedACurrency ? .text : .absent
+            case .text, .currency: .text
+            }
+        }
+    }
+
+    /// The catalog columns the insert statement fills, in parameter order (see ``parameters``).
+    var insertColumns: [String] {
+        zip(columnNames, parameters).filter { $0.1 != .absent }.map(\.0)
+    }
 
     /// Checks `fields`; when they pass, encodes them (with `line`) into `arena` and returns nil.
     ///
@@ -88,81 +104,103 @@ struct ProductRowChecker {
         if let problem = ProductRules.problem(inProductId: ProductRules.trimmed(fields[slots[0].column])) {
             return .rejected(problem.reason)
         }
-
-        currency.removeAll(keepingCapacity: true)
-        var size = EncodedRow.headerSize
-        for (index, slot) in slots.enumerated() {
-            switch slot.kind {
-            case .text:
-                size += 4 + ProductRules.trimmed(fields[slot.column]).count
-            case .price:
-                let bytes = fields[slot.column]
-                switch Price.parse(bytes) {
-                case nil:
-                    integers[index] = -1
-                case .price(let price)?:
-                    integers[index] = price.cents
-                case .failure?:
-                    switch priceReader.read(String(decoding: bytes, as: UTF8.self)) {
-                    case nil: integers[index] = -1
-                    case .success(let reading)?:
-                        integers[index] = reading.price.cents
-                        if let code = reading.currency {
-                            if !currency.isEmpty, currency != Array(code.utf8) {
-                                return .rejected("the prices name two currencies, \(String(decoding: currency, as: UTF8.self)) and \(code)")
-                            }
-                            currency = Array(code.utf8)
+        if !currency.isEmpty { currency.removeAll(keepingCapacity: true) }
+        let slots = self.slots
+        // The record's integers (-1 or Int64.min: NULL), on the stack.
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: slots.count) { integers in
+            var size = EncodedRow.headerSize
+            for index in slots.indices {
+                let slot = slots[index]
+                switch slot.kind {
+                case .text:
+                    size += 4 + ProductRules.trimmed(fields[slot.column]).count
+                case .price:
+                    let bytes = fields[slot.column]
+                    switch Price.parse(bytes) {
+                    case nil:
+                        integers[index] = -1
+                    case .price(let price)?:
+                        integers[index] = price.cents
+                    case .failure?:
+                        switch readPrice(bytes, column: slot.column) {
+                        case .success(let cents): integers[index] = cents
+                        case .failure(let rejection): return .rejected(rejection.reason)
                         }
-                    case .failure(let problem)?:
-                        return .rejected("\(header[slot.column]) \(problem)")
+                    }
+                    size += integers[index] < 0 ? 4 : 12
+                case .quantity:
+                    integers[index] = Self.wholeNumber(ProductRules.trimmed(fields[slot.column])) ?? Int64.min
+                    size += integers[index] == Int64.min ? 4 : 12
+                case .derivedCurrency:
+                    size += currency.isEmpty ? 4 : 4 + currency.count
+                case .currency:
+                    let own = ProductRules.trimmed(fields[slot.column])
+                    size += own.isEmpty ? (currency.isEmpty ? 4 : 4 + currency.count) : 4 + own.count
+                }
+            }
+            if let (list, sale) = salePriceSlots, integers[sale] > integers[list], integers[list] >= 0 {
+                return .rejected("the sale price (\(Price(cents: integers[sale]))) is above the list price (\(Price(cents: integers[list])))")
+            }
+            guard let start = arena.reserve(size) else { return .arenaFull }
+            start.storeBytes(of: UInt32(size - 4), as: UInt32.self)
+            start.storeBytes(of: Int64(line), toByteOffset: 4, as: Int64.self)
+            var cursor = start + EncodedRow.headerSize
+            for index in slots.indices {
+                let slot = slots[index]
+                switch slot.kind {
+                case .price, .quantity:
+                    let value = integers[index]
+                    if value < 0 && (slot.kind == .price || value == Int64.min) {
+                        cursor.storeBytes(of: EncodedRow.nullMarker, as: UInt32.self)
+                        cursor += 4
+                    } else {
+                        cursor.storeBytes(of: UInt32(8), as: UInt32.self)
+                        (cursor + 4).storeBytes(of: value, as: Int64.self)
+                        cursor += 12
+                    }
+                case .text:
+                    cursor = Self.store(ProductRules.trimmed(fields[slot.column]), at: cursor)
+                case .derivedCurrency, .currency:
+                    let own = slot.kind == .currency ? ProductRules.trimmed(fields[slot.column]) : UnsafeBufferPointer(start: nil, count: 0)
+                    if !own.isEmpty {
+                        cursor = Self.store(own, at: cursor)
+                    } else if currency.isEmpty {
+                        cursor.storeBytes(of: EncodedRow.nullMarker, as: UInt32.self)
+                        cursor += 4
+                    } else {
+                        if slot.kind == .derivedCurrency { pricesNamedACurrency = true }
+                        cursor = currency.withUnsafeBufferPointer { Self.store($0, at: cursor) }
                     }
                 }
-                size += integers[index] < 0 ? 4 : 12
-            case .quantity:
-                integers[index] = Self.wholeNumber(ProductRules.trimmed(fields[slot.column])) ?? Int64.min
-                size += integers[index] == Int64.min ? 4 : 12
-            case .derivedCurrency:
-                size += currency.isEmpty ? 4 : 4 + currency.count
-            case .currency:
-                let own = ProductRules.trimmed(fields[slot.column])
-                size += own.isEmpty ? (currency.isEmpty ? 4 : 4 + currency.count) : 4 + own.count
             }
+            arena.commit()
+            return .encoded
         }
-        if let (list, sale) = salePriceSlots, integers[sale] > integers[list], integers[list] >= 0 {
-            return .rejected("the sale price (\(Price(cents: integers[sale]))) is above the list price (\(Price(cents: integers[list])))")
-        }
-        guard let start = arena.reserve(size) else { return .arenaFull }
-        start.storeBytes(of: UInt32(size - 4), as: UInt32.self)
-        start.storeBytes(of: Int64(line), toByteOffset: 4, as: Int64.self)
-        var cursor = start + EncodedRow.headerSize
-        for (index, slot) in slots.enumerated() {
-            switch slot.kind {
-            case .price, .quantity:
-                let value = integers[index]
-                if value < 0 && (slot.kind == .price || value == Int64.min) {
-                    cursor.storeBytes(of: EncodedRow.nullMarker, as: UInt32.self)
-                    cursor += 4
-                } else {
-                    cursor.storeBytes(of: UInt32(8), as: UInt32.self)
-                    (cursor + 4).storeBytes(of: value, as: Int64.self)
-                    cursor += 12
+    }
+
+    /// A price that is not a plain decimal (`12.00 USD`, `4,99`), read by ``PriceReader``: its
+    /// cents (-1 for none), or why the row is rejected. Notes the currency it names.
+    private mutating func readPrice(_ bytes: UnsafeBufferPointer<UInt8>, column: Int) -> Result<Int64, PriceRejection> {
+        switch priceReader.read(String(decoding: bytes, as: UTF8.self)) {
+        case nil:
+            return .success(-1)
+        case .success(let reading)?:
+            if let code = reading.currency {
+                if !currency.isEmpty, currency != Array(code.utf8) {
+                    return .failure(PriceRejection("the prices name two currencies, \(String(decoding: currency, as: UTF8.self)) and \(code)"))
                 }
-            case .text:
-                cursor = Self.store(ProductRules.trimmed(fields[slot.column]), at: cursor)
-            case .derivedCurrency, .currency:
-                let own = slot.kind == .currency ? ProductRules.trimmed(fields[slot.column]) : UnsafeBufferPointer(start: nil, count: 0)
-                if !own.isEmpty {
-                    cursor = Self.store(own, at: cursor)
-                } else if currency.isEmpty {
-                    cursor.storeBytes(of: EncodedRow.nullMarker, as: UInt32.self)
-                    cursor += 4
-                } else {
-                    cursor = currency.withUnsafeBufferPointer { Self.store($0, at: cursor) }
-                }
+                currency = Array(code.utf8)
             }
+            return .success(reading.price.cents)
+        case .failure(let problem)?:
+            return .failure(PriceRejection("\(header[column]) \(problem)"))
         }
-        arena.commit()
-        return .encoded
+    }
+
+    /// Why a price rejects its row, in words.
+    private struct PriceRejection: Error {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
     }
 
     /// What became of a record.

@@ -21,6 +21,29 @@ import Testing
         ])
     }
 
+    /// A load writes only the columns its file fills and adds the other known fields after
+    /// it: each row stores no NULL for them, and the catalog still has every field.
+    @Test func aCatalogHasEveryFieldButItsRowsStoreOnlyWhatTheFileFills() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV("sku,price,Material\nA1,12.00,Acme\nB2,4,Zed\n")
+        let connection = try Connection(path: fixture.databasePath, mode: .readOnly)
+        let statement = try connection.prepare("SELECT name FROM pragma_table_info('products')")
+        var columns: [String] = []
+        while try statement.step() { columns.append(statement.text(at: 0) ?? "") }
+        #expect(Set(columns) == Set(ProductField.allCases.map(\.columnName) + ["Material"]))
+        // The columns the file filled come first, in the order rows store them; a price that
+        // names no currency stores none.
+        #expect(Array(columns.prefix(3)) == ["productId", "listPriceCents", "Material"])
+        #expect(try fixture.allProducts().map(\.currency) == [nil, nil])
+        #expect(try fixture.allProducts().map(\.brand) == [nil, nil])
+
+        try fixture.importCSV("sku,price\nA1,12.00 USD\nB2,4\n")
+        let named = try Connection(path: fixture.databasePath, mode: .readOnly)
+        #expect(try named.scalarText("SELECT group_concat(name) FROM pragma_table_info('products')")?
+            .hasPrefix("productId,listPriceCents,currency") == true)
+        #expect(try fixture.allProducts().map(\.currency) == ["USD", nil])
+    }
+
     @Test func theLaterRowWinsAndDuplicatesAreCounted() throws {
         let fixture = try CatalogFixture()
         let summary = try fixture.importCSV("sku,name\nA1,first\nB2,only\na1,second\nA1,third\n")
