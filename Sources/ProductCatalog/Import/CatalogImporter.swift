@@ -62,6 +62,11 @@ public struct CatalogImporter: Sendable {
         do {
             // 1. Read and check every record; sort the good ones into runs, on a second core.
             let arenaCapacity = options.sortMemory / 2
+            do {
+                try FileSystem.removeLeftoverRuns(pathPrefix: destination.path + ".importing")
+            } catch let error as ByteSourceError {
+                throw ImportError.destination(error)
+            }
             let sorter = RunSorter(
                 arenaCapacity: arenaCapacity, policy: options.onDuplicate, pathPrefix: destination.path + ".importing")
             stopStages = sorter.abandon

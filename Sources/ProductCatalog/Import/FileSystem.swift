@@ -128,6 +128,24 @@ enum FileSystem {
         }
     }
 
+    /// Removes the files named `<pathPrefix>.run<N>` that a killed import left.
+    ///
+    /// A run file is unlinked as soon as it is created, so only a kill between the two leaves
+    /// one; the caller holds the catalog's ``ImportLock``, so no running import owns it.
+    static func removeLeftoverRuns(pathPrefix: String) throws {
+        let folder = directory(of: pathPrefix)
+        let stem = (pathPrefix.lastIndex(of: "/").map { String(pathPrefix[pathPrefix.index(after: $0)...]) } ?? pathPrefix) + ".run"
+        guard let listing = opendir(folder) else { return }
+        var leftovers: [String] = []
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let number = name.dropFirst(stem.count)
+            if name.hasPrefix(stem), !number.isEmpty, number.allSatisfy({ $0 >= "0" && $0 <= "9" }) { leftovers.append(name) }
+        }
+        closedir(listing)
+        for name in leftovers { try removeIfPresent(folder + "/" + name) }
+    }
+
     /// Atomically replaces `destination` with `source` (both on the same file system).
     static func rename(_ source: String, to destination: String) throws {
         #if canImport(Glibc)

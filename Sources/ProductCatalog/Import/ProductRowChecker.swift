@@ -86,7 +86,7 @@ struct ProductRowChecker {
         zip(columnNames, parameters).filter { $0.1 != .absent }.map(\.0)
     }
 
-    /// Checks `fields`; when they pass, encodes them (with `line`) into `arena` and returns nil.
+    /// Checks `fields`; when they pass, encodes them (with `line`) into `arena`: ``Outcome/encoded``.
     ///
     /// Returns the reason when the record is rejected, and ``Outcome/arenaFull`` when the record
     /// is fine but the arena has no room: spill the arena and call again.

@@ -106,10 +106,19 @@ import Testing
         let fixture = try CatalogFixture()
         try fixture.directory.write("catalog.sqlite.importing", "half a database")
         try fixture.directory.write("catalog.sqlite.importing-journal", "its journal")
-        try fixture.importCSV("sku\nA1\n")
-        #expect(try fixture.allProducts().map(\.productId) == ["A1"])
+        // A kill between creating a sorted run's file and unlinking it leaves the file behind.
+        try fixture.directory.write("catalog.sqlite.importing.run0", "a run")
+        try fixture.directory.write("catalog.sqlite.importing.run12", "another run")
+        try fixture.directory.write("catalog.sqlite.importing.runbook", "not ours")
+        // Enough rows to spill several runs (the fixture sorts in 1 KiB), starting with run0.
+        let ids = (0..<300).map { "A\($0)" }
+        try fixture.importCSV("sku\n" + ids.joined(separator: "\n") + "\n")
+        #expect(try fixture.allProducts().map(\.productId) == ids.sorted())
         #expect(!FileManager.default.fileExists(atPath: fixture.databasePath + ".importing"))
         #expect(!FileManager.default.fileExists(atPath: fixture.databasePath + ".importing-journal"))
+        #expect(!FileManager.default.fileExists(atPath: fixture.databasePath + ".importing.run0"))
+        #expect(!FileManager.default.fileExists(atPath: fixture.databasePath + ".importing.run12"))
+        #expect(FileManager.default.fileExists(atPath: fixture.databasePath + ".importing.runbook"))
     }
 
     @Test func aCatalogHeldOpenInWALModeIsNotSwappedUnderItsReader() throws {
