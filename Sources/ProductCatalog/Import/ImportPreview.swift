@@ -50,7 +50,7 @@ extension CatalogImporter {
         var rejects: [ImportPreview.Reject] = []
         var rowsRead = 0
         let columns = reading.checker.columnNames
-        let integers = reading.checker.slots.map { $0.kind == .price || $0.kind == .quantity }
+        let integers = reading.checker.slots.map(\.kind.isInteger)
         func accept(_ record: CSVRecord, line: Int) {
             guard products.count < rows || rejects.count < rows else { return }
             let malformation = record.malformation

@@ -18,6 +18,9 @@ struct ProductRowChecker {
             case derivedCurrency
             /// The currency column, or when it is empty the currency the prices named.
             case currency
+
+            /// True for the slots stored as SQLite INTEGER.
+            var isInteger: Bool { self == .price || self == .quantity }
         }
 
         /// The record's field, or -1 for a derived value.
@@ -73,11 +76,8 @@ struct ProductRowChecker {
     /// no price named is left out, so the catalog does not store a NULL for it in every row.
     var parameters: [EncodedRow.Parameter] {
         slots.map { slot in
-            switch slot.kind {
-            case .price, .quantity: .integer
-            case .derivedCurrency: pricesNamedACurrency ? .text : .absent
-            case .text, .currency: .text
-            }
+            if slot.kind.isInteger { return .integer }
+            return slot.kind == .derivedCurrency && !pricesNamedACurrency ? .absent : .text
         }
     }
 
