@@ -288,7 +288,7 @@ report() {
     done
     echo
     echo "Each run starts from no database and ends with every row counted in it. catalog import"
-    echo "checks and converts every field, stores prices as integer cents, keeps productId unique"
+    echo "checks and converts every field, stores prices as integer thousandths, keeps productId unique"
     echo "ignoring case and swaps the new catalog in atomically; the sqlite3 line stores the raw"
     echo "text with no checks, journaling or syncing, then builds the index."
     if (( progress_compare )); then

@@ -9,8 +9,8 @@ struct ProductTable {
 
     func render() -> String {
         let rows = products.map { product in
-            [product.productId, product.title ?? "", product.listPrice?.description ?? "",
-             product.salesPrice?.description ?? "", product.color ?? "", product.size ?? ""]
+            [product.productId, product.title ?? "", product.listPrice?.text(currency: product.currency) ?? "",
+             product.salesPrice?.text(currency: product.currency) ?? "", product.color ?? "", product.size ?? ""]
                 .enumerated().map { Self.clip($0.element, to: Self.maxWidths[$0.offset]) }
         }
         var widths = Self.headers.map(\.count)

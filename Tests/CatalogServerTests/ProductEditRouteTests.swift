@@ -23,6 +23,8 @@ import Testing
         InvalidCase(change: ["listPrice": "abc"], field: "listPrice", words: "number such as 19.99"),
         InvalidCase(change: ["listPrice": "-5"], field: "listPrice", words: "cannot be negative"),
         InvalidCase(change: ["listPrice": "19.999"], field: "listPrice", words: "at most 2 decimals"),
+        InvalidCase(change: ["listPrice": "19.9999"], field: "listPrice", words: "at most 2 decimals"),
+        InvalidCase(change: ["listPrice": "19.999", "currency": "USD"], field: "listPrice", words: "A USD price has at most 2 decimals"),
         InvalidCase(change: ["listPrice": "1,99"], field: "listPrice", words: "number such as 19.99"),
         InvalidCase(change: ["salesPrice": "$5"], field: "salesPrice", words: "number such as 19.99"),
         InvalidCase(change: ["salesPrice": "20.01"], field: "salesPrice", words: "above the list price (20.00)"),
@@ -37,6 +39,24 @@ import Testing
         "productId": "NEW-1", "title": "Mug", "listPrice": "20", "salesPrice": "15.5",
         "color": "Teal", "size": "M", "productType": "Kitchen", "taxRate": "7.5", "imageURL": "https://example.com/mug.png",
     ]
+
+    @Test func aPriceInACurrencyWithThreeDecimalsIsKeptExactly() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "NEW", count: 1))
+        try await fixture.application().test(.router) { client in
+            var body = Self.validBody
+            body["listPrice"] = "12.345"
+            body["salesPrice"] = "12.3"
+            body["currency"] = "kwd"
+            let added = try await client.send("/api/products", .post, json: body)
+            #expect(added.status == .created)
+            let product = try added.json()
+            #expect(product["listPrice"] as? String == "12.345")
+            #expect(product["salesPrice"] as? String == "12.300")
+            #expect(product["currency"] as? String == "KWD")
+        }
+    }
 
     @Test func addingAProductAnswers201AndASearchFindsItAtOnce() async throws {
         let fixture = try ServerFixture()

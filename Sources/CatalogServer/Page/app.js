@@ -131,7 +131,7 @@ function productRow(product) {
   row.append(cell("title-cell", product.title, "Title"));
   row.append(cell("num list-price", product.listPrice, "List price"));
   const onSale = product.salesPrice !== null && product.listPrice !== null &&
-    cents(product.salesPrice) < cents(product.listPrice);
+    thousandths(product.salesPrice) < thousandths(product.listPrice);
   const saleCell = cell("num sale-price" + (onSale ? " sale" : ""), product.salesPrice, "Sale price");
   if (onSale) saleCell.append(hiddenText(" (reduced)"));
   row.append(saleCell);
@@ -156,10 +156,10 @@ function hiddenText(text) {
   return span;
 }
 
-/** Exact cents of a decimal string such as "12.50", for comparing prices without floating point. */
-function cents(price) {
+/** Exact thousandths of a decimal string such as "12.50" or "12.345", for comparing prices without floating point. */
+function thousandths(price) {
   const [whole, fraction = ""] = price.split(".");
-  return Number(whole) * 100 + Number((fraction + "00").slice(0, 2));
+  return Number(whole) * 1000 + Number((fraction + "000").slice(0, 3));
 }
 
 /** An image of `url`, or the built-in placeholder when there is none or it fails to load. */

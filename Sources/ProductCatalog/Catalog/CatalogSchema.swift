@@ -3,7 +3,7 @@
 /// ```sql
 /// CREATE TABLE products (
 ///   productId TEXT NOT NULL COLLATE NOCASE PRIMARY KEY,
-///   title TEXT, listPriceCents INTEGER, salesPriceCents INTEGER, color TEXT, size TEXT,
+///   title TEXT, listPriceMilli INTEGER, salesPriceMilli INTEGER, color TEXT, size TEXT,
 ///   productType TEXT, taxRate TEXT, imageURL TEXT,
 ///   groupId TEXT, currency TEXT, quantity INTEGER, brand TEXT, description TEXT,
 ///   "<each extra header>" TEXT, ...
@@ -14,11 +14,15 @@
 /// product, the primary key's order is the search order, and a prefix is one index range. The
 /// table is `WITHOUT ROWID`: the primary key *is* the table's B-tree, so a search page reads
 /// 20 neighbouring rows and no second index exists to build or to look up.
+///
+/// Prices are integer thousandths of their currency's unit (`12.50` is 12500), exact for every
+/// currency, KWD's three decimals included. Layout version 1 kept cents in `listPriceCents` and
+/// `salesPriceCents`; it is read as it is and upgraded by the first write (``upgrade(_:)``).
 public enum CatalogSchema {
     /// `PRAGMA application_id` of a catalog file ("PCAT"), so we never overwrite someone else's database.
     public static let applicationID: Int32 = 0x5043_4154
     /// `PRAGMA user_version` of the current layout.
-    public static let version: Int32 = 1
+    public static let version: Int32 = 2
     /// The table holding the products.
     public static let table = "products"
     /// The productIds added, edited or deleted by hand since the last replacing import.
@@ -33,7 +37,7 @@ public enum CatalogSchema {
     ///
     /// A bulk load passes only the `fields` its file fills: SQLite stores a NULL for every
     /// column a row leaves out, but nothing for a column added after the row was written, so
-    /// the load adds the other known fields at its end (``addMissingFields(_:)``).
+    /// the load adds the other known fields at its end (``upgrade(_:)``).
     static func createStatements(extraColumns: [String], fields: [ProductField] = ProductField.allCases) -> String {
         var columns = ["productId TEXT NOT NULL COLLATE NOCASE PRIMARY KEY"]
         for field in ProductField.allCases.dropFirst() where fields.contains(field) {
@@ -49,13 +53,31 @@ public enum CatalogSchema {
             """
     }
 
-    /// Adds the known fields a catalog made by an older version lacks (`groupId`, `currency`, …).
-    static func addMissingFields(_ connection: Connection) throws {
-        var existing = Set<String>()
+    /// Brings a catalog made by an older version to this layout, inside the caller's transaction:
+    /// prices in cents become thousandths, and the known fields it lacks (`groupId`, `currency`, …)
+    /// are added. Every writer calls it before it writes; readers read either layout.
+    static func upgrade(_ connection: Connection) throws {
+        var existing: [String: String] = [:]
         let columns = try connection.prepare("SELECT name FROM pragma_table_info('\(table)')")
-        while try columns.step() { existing.insert(columns.text(at: 0)?.lowercased() ?? "") }
-        for field in ProductField.allCases where !existing.contains(field.columnName.lowercased()) {
+        while try columns.step() {
+            let name = columns.text(at: 0) ?? ""
+            existing[name.lowercased()] = name
+        }
+        var scaled: [String] = []
+        for (old, field) in ProductField.centsColumns.sorted(by: { $0.key < $1.key }) {
+            guard let name = existing[old.lowercased()], existing[field.columnName.lowercased()] == nil else { continue }
+            try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(quoteIdentifier(name)) TO \(field.columnName)")
+            existing[field.columnName.lowercased()] = field.columnName
+            scaled.append("\(field.columnName) = \(field.columnName) * 10")
+        }
+        if !scaled.isEmpty {
+            try connection.execute("UPDATE \(table) SET \(scaled.joined(separator: ", "))")
+        }
+        for field in ProductField.allCases where existing[field.columnName.lowercased()] == nil {
             try connection.execute("ALTER TABLE \(table) ADD COLUMN \(field.columnDefinition)")
+        }
+        if try connection.scalarInt("PRAGMA user_version") ?? 0 < Int64(version) {
+            try connection.execute("PRAGMA user_version = \(version)")
         }
     }
 

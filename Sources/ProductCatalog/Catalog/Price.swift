@@ -1,14 +1,23 @@
-/// An exact, non-negative amount of money in hundredths (cents), parsed without floating point.
+/// An exact, non-negative amount of money in thousandths, parsed without floating point.
+///
+/// Thousandths hold every retail currency exactly: cents for USD and EUR, whole yen, and the
+/// fils of the currencies with three minor digits (KWD, BHD, …), in one scale that sorts and
+/// compares the same whatever the currency.
 public struct Price: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
-    /// The amount in hundredths: `12.50` is 1250.
-    public var cents: Int64
+    /// The amount in thousandths: `12.50` is 12500, `12.345` is 12345.
+    public var thousandths: Int64
 
-    public init(cents: Int64) {
-        precondition(cents >= 0, "a price is never negative")
-        self.cents = cents
+    public init(thousandths: Int64) {
+        precondition(thousandths >= 0, "a price is never negative")
+        self.thousandths = thousandths
     }
 
-    /// Parses `19`, `19.9`, `19.90`, ` 19.90 ` or `34.5000`; nil for anything else.
+    /// The price of `cents` hundredths: `Price(cents: 1250)` is `12.50`.
+    public init(cents: Int64) {
+        self.init(thousandths: cents * 10)
+    }
+
+    /// Parses `19`, `19.9`, `19.90`, ` 19.90 `, `12.345` or `34.5000`; nil for anything else.
     public init?(_ text: String) {
         var text = text
         let result = text.withUTF8 { Price.parse($0) }
@@ -16,13 +25,29 @@ public struct Price: Sendable, Hashable, Comparable, Codable, CustomStringConver
         self = price
     }
 
-    /// The price as a decimal string with two fractional digits: `"12.50"`.
-    public var description: String {
-        let fraction = cents % 100
-        return "\(cents / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+    /// True when the price has a third decimal other than 0, which only some currencies have.
+    public var hasThirdDecimal: Bool { thousandths % 10 != 0 }
+
+    /// The price as a decimal string with two fractional digits, or three when the third is not 0:
+    /// `"12.50"`, `"12.345"`.
+    public var description: String { text(minorDigits: 2) }
+
+    /// The price with at least `minorDigits` fractional digits (at most 3), as a shop in that
+    /// currency writes it: `"12.500"` for a KWD price of `12.5`.
+    public func text(minorDigits: Int) -> String {
+        let (whole, fraction) = thousandths.quotientAndRemainder(dividingBy: 1000)
+        let digits = fraction % 10 != 0 ? 3 : max(2, min(minorDigits, 3))
+        let scaled = digits == 3 ? fraction : fraction / 10
+        let text = String(scaled)
+        return "\(whole)." + String(repeating: "0", count: digits - text.count) + text
     }
 
-    public static func < (a: Price, b: Price) -> Bool { a.cents < b.cents }
+    /// The price as its currency writes it: three decimals for KWD, BHD and the others that have three.
+    public func text(currency: String?) -> String {
+        text(minorDigits: currency.map(Currency.minorDigits(of:)) ?? 2)
+    }
+
+    public static func < (a: Price, b: Price) -> Bool { a.thousandths < b.thousandths }
 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
@@ -39,8 +64,10 @@ public struct Price: Sendable, Hashable, Comparable, Codable, CustomStringConver
 
     // MARK: - Parsing bytes
 
-    /// The largest whole part accepted: 13 digits keeps cents exact in a JSON number too.
+    /// The largest whole part accepted: 13 digits keep thousandths far inside an Int64.
     static let maxWholeDigits = 13
+    /// Decimals a price may have: three, for the currencies whose minor unit is a thousandth.
+    static let maxDecimals = 3
 
     /// Why some bytes are not a price.
     public enum ParseFailure: Sendable, Equatable, CustomStringConvertible {
@@ -49,9 +76,9 @@ public struct Price: Sendable, Hashable, Comparable, Codable, CustomStringConver
         public var description: String {
             switch self {
             case .negative: "a price cannot be negative"
-            case .tooManyDecimals: "a price has at most 2 decimals"
+            case .tooManyDecimals: "a price has at most 3 decimals"
             case .tooLarge: "the price is too large"
-            case .notANumber: "not a decimal number (write digits with an optional . and at most 2 decimals, no currency signs or thousands separators)"
+            case .notANumber: "not a decimal number (write digits with an optional . and its decimals, no currency signs or thousands separators)"
             }
         }
     }
@@ -63,6 +90,9 @@ public struct Price: Sendable, Hashable, Comparable, Codable, CustomStringConver
     }
 
     /// Reads a price from raw field bytes; nil for an empty (or all-space) field.
+    ///
+    /// A third decimal is read here; whether the price's currency has one is the caller's rule
+    /// (``ProductRules/thirdDecimalProblem(_:currency:)``).
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> ParseResult? {
         var start = 0
         var end = bytes.count
@@ -87,7 +117,7 @@ public struct Price: Sendable, Hashable, Comparable, Codable, CustomStringConver
             i += 1
             while i < end, bytes[i] &- 0x30 < 10 {
                 let digit = Int64(bytes[i] &- 0x30)
-                if fractionDigits < 2 {
+                if fractionDigits < maxDecimals {
                     fraction = fraction * 10 + digit
                 } else if digit != 0 {
                     return .failure(.tooManyDecimals)
@@ -97,7 +127,7 @@ public struct Price: Sendable, Hashable, Comparable, Codable, CustomStringConver
             }
         }
         guard i == end, hadWholeDigits || fractionDigits > 0 else { return .failure(.notANumber) }
-        if fractionDigits == 1 { fraction *= 10 }
-        return .price(Price(cents: whole * 100 + fraction))
+        for _ in min(fractionDigits, maxDecimals)..<maxDecimals { fraction *= 10 }
+        return .price(Price(thousandths: whole * 1000 + fraction))
     }
 }

@@ -62,8 +62,8 @@ extension Product {
         var members: [JSONValue.Member] = [
             .init(ProductField.productId.rawValue, .string(productId)),
             .init(ProductField.title.rawValue, .string(title)),
-            .init(ProductField.listPrice.rawValue, .string(listPrice?.description)),
-            .init(ProductField.salesPrice.rawValue, .string(salesPrice?.description)),
+            .init(ProductField.listPrice.rawValue, .string(listPrice?.text(currency: currency))),
+            .init(ProductField.salesPrice.rawValue, .string(salesPrice?.text(currency: currency))),
             .init(ProductField.color.rawValue, .string(color)),
             .init(ProductField.size.rawValue, .string(size)),
             .init(ProductField.productType.rawValue, .string(productType)),

@@ -23,18 +23,33 @@ public enum ProductField: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    /// True for prices, stored as exact integer cents.
+    /// True for prices, stored as exact integer thousandths.
     public var isPrice: Bool { self == .listPrice || self == .salesPrice }
-    /// True for fields stored as SQLite INTEGER: the prices (in cents) and the quantity.
+    /// True for fields stored as SQLite INTEGER: the prices (in thousandths) and the quantity.
     public var isInteger: Bool { isPrice || self == .quantity }
 
     /// The column that holds this field in the `products` table.
     public var columnName: String {
         switch self {
-        case .listPrice: "listPriceCents"
-        case .salesPrice: "salesPriceCents"
+        case .listPrice: "listPriceMilli"
+        case .salesPrice: "salesPriceMilli"
         default: rawValue
         }
+    }
+
+    /// The price columns of catalogs made before prices were kept in thousandths (layout version 1),
+    /// which held cents; ``CatalogSchema/upgrade(_:)`` renames them and scales their values.
+    static let centsColumns: [String: ProductField] = ["listPriceCents": .listPrice, "salesPriceCents": .salesPrice]
+
+    /// The known field stored in the column `name` of a table with `columns`, and whether it holds
+    /// cents (layout version 1); nil for an extra column. A cents column is only a price while the
+    /// table has no thousandths column for it: after the upgrade that name is free for an extra.
+    static func stored(inColumn name: String, among columns: [String]) -> (field: ProductField, inCents: Bool)? {
+        let key = name.lowercased()
+        if let field = allCases.first(where: { $0.columnName.lowercased() == key }) { return (field, false) }
+        guard let field = centsColumns.first(where: { $0.key.lowercased() == key })?.value,
+              !columns.contains(where: { $0.lowercased() == field.columnName.lowercased() }) else { return nil }
+        return (field, true)
     }
 
     /// `name TYPE` in the `products` table.

@@ -4,7 +4,8 @@
 /// - every field is trimmed of surrounding spaces and tabs;
 /// - a `productId` is not empty, holds no control characters (line breaks, tabs, escape
 ///   sequences that a terminal would run) and is at most ``maxProductIdBytes`` bytes of UTF-8;
-/// - prices are read by ``Price``, and a sale price is not above the list price.
+/// - prices are read by ``Price``, a third decimal only with a currency that has one (KWD),
+///   and a sale price is not above the list price.
 public enum ProductRules {
     /// The longest productId, in bytes of UTF-8 (255 ASCII characters).
     public static let maxProductIdBytes = 255
@@ -43,6 +44,17 @@ public enum ProductRules {
     public static func salePriceFits(sale: Price?, list: Price?) -> Bool {
         guard let sale, let list else { return true }
         return sale <= list
+    }
+
+    /// Why `price` cannot be stored with `currency` (a code, or nil when the row names none), as
+    /// words that follow the price ("has 3 decimals, …"); nil when it can. A third decimal other than 0 belongs only to the currencies whose minor
+    /// unit is a thousandth; anywhere else it is a typo or a unit price, not a price to charge.
+    public static func thirdDecimalProblem(_ price: Price, currency: String?) -> String? {
+        guard price.hasThirdDecimal else { return nil }
+        let code = currency.map { trimmed($0).uppercased() }
+        if let code, Currency.minorDigits(of: code) == 3 { return nil }
+        let named = code.map { $0.isEmpty ? "" : " (\($0) has \(Currency.minorDigits(of: $0)))" } ?? ""
+        return "has 3 decimals, which only \(Currency.threeMinorDigitCodes) prices have\(named); round it to 2 decimals or give its currency"
     }
 
     /// `bytes` without the spaces and tabs around them.

@@ -49,15 +49,12 @@ public final class CatalogEditor {
         self.connection = connection
         identity = before
         filePath = (try? FileSystem.resolvingLinks(databasePath)) ?? databasePath
-        let known = Set(ProductField.allCases.map { $0.columnName.lowercased() })
         extraColumns = try Self.database(databasePath) {
             let statement = try connection.prepare("SELECT name FROM pragma_table_info(?1)")
             statement.bind(1, CatalogSchema.table)
             var names: [String] = []
-            while try statement.step() {
-                if let name = statement.text(at: 0), !known.contains(name.lowercased()) { names.append(name) }
-            }
-            return names
+            while try statement.step() { names.append(statement.text(at: 0) ?? "") }
+            return names.filter { ProductField.stored(inColumn: $0, among: names) == nil }
         }
     }
 
@@ -164,7 +161,7 @@ public final class CatalogEditor {
         }
         do {
             if !fieldsChecked {
-                try Self.database(databasePath) { try CatalogSchema.addMissingFields(connection) }
+                try Self.database(databasePath) { try CatalogSchema.upgrade(connection) }
                 fieldsChecked = true
             }
             let result = try Self.database(databasePath, body)
@@ -221,8 +218,8 @@ public final class CatalogEditor {
             switch field {
             case .productId: statement.bind(index, product.productId)
             case .title: statement.bind(index, product.title)
-            case .listPrice: statement.bind(index, product.listPrice?.cents)
-            case .salesPrice: statement.bind(index, product.salesPrice?.cents)
+            case .listPrice: statement.bind(index, product.listPrice?.thousandths)
+            case .salesPrice: statement.bind(index, product.salesPrice?.thousandths)
             case .color: statement.bind(index, product.color)
             case .size: statement.bind(index, product.size)
             case .productType: statement.bind(index, product.productType)

@@ -26,8 +26,8 @@ extension ProductDraft {
     public init(_ product: Product) {
         var values: [ProductField: String] = [.productId: product.productId]
         values[.title] = product.title
-        values[.listPrice] = product.listPrice?.description
-        values[.salesPrice] = product.salesPrice?.description
+        values[.listPrice] = product.listPrice?.text(currency: product.currency)
+        values[.salesPrice] = product.salesPrice?.text(currency: product.currency)
         values[.color] = product.color
         values[.size] = product.size
         values[.productType] = product.productType

@@ -6,8 +6,8 @@ import Foundation
 /// The productId and price rules are ``ProductRules``, the same an import applies.
 /// - `productId`: required, at most ``ProductRules/maxProductIdBytes`` bytes, no control characters.
 /// - `title`: required.
-/// - `listPrice`, `salesPrice`: exact decimals ≥ 0 with at most 2 decimals, as ``Price`` reads them;
-///   the sale price not above the list price.
+/// - `listPrice`, `salesPrice`: exact decimals ≥ 0 with at most 2 decimals (3 when `currency`
+///   has three minor digits, as KWD), as ``Price`` reads them; the sale price not above the list price.
 /// - `taxRate`: a percentage from 0 to 100.
 /// - `imageURL`: an `http://` or `https://` address, or empty.
 public enum ProductValidation {
@@ -79,6 +79,14 @@ public enum ProductValidation {
         if let currency, !Currency.isCode(currency) {
             errors[ProductField.currency.rawValue] = "Enter a three-letter currency code such as USD, EUR or JPY, or leave it empty."
         }
+        if errors[ProductField.currency.rawValue] == nil {
+            for (field, price) in [(ProductField.listPrice, listPrice), (.salesPrice, salesPrice)] {
+                guard let price, errors[field.rawValue] == nil, ProductRules.thirdDecimalProblem(price, currency: currency) != nil else { continue }
+                errors[field.rawValue] = currency.map {
+                    "A \($0) price has at most 2 decimals, such as \(Price(cents: 1999).text(currency: $0))."
+                } ?? "A price has at most 2 decimals, such as 19.99 (3 with a currency that has them, such as KWD)."
+            }
+        }
         var quantity: Int64?
         if let text = text(.quantity) {
             quantity = Int64(text)
@@ -107,7 +115,7 @@ public enum ProductValidation {
     static func message(for failure: Price.ParseFailure) -> String {
         switch failure {
         case .negative: "A price cannot be negative."
-        case .tooManyDecimals: "A price has at most 2 decimals, such as 19.99."
+        case .tooManyDecimals: "A price has at most 2 decimals, such as 19.99 (3 with a currency that has them, such as KWD)."
         case .tooLarge: "The price is too large: at most \(Price.maxWholeDigits) digits before the point."
         case .notANumber: "Write the price as a number such as 19.99: digits, an optional point and at most 2 decimals, without a currency sign or thousands separators."
         }

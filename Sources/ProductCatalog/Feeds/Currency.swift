@@ -30,6 +30,11 @@ public enum Currency {
         "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF",
     ]
     private static let threeMinorDigits: Set<String> = ["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"]
+    /// The codes with three minor digits, for messages: `BHD, IQD, … and TND`.
+    static let threeMinorDigitCodes: String = {
+        let codes = threeMinorDigits.sorted()
+        return codes.dropLast().joined(separator: ", ") + " and " + codes.last!
+    }()
 
     private static let codes: Set<String> = Set("""
         AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF CLP

@@ -16,17 +16,22 @@ enum FeedValues {
         return (color, size)
     }
 
-    /// The amount of `text` in cents, however it is written; nil when it is not a price.
-    static func cents(_ text: String) -> Int64? {
+    /// The amount of `text` in thousandths, however it is written; nil when it is not a price.
+    static func thousandths(_ text: String) -> Int64? {
         var reader = PriceReader()
         guard case .success(let reading)? = reader.read(text) else { return nil }
-        return reading.price.cents
+        return reading.price.thousandths
+    }
+
+    /// `amount` less `percent` (in thousandths, so 10% is 10000) of it, rounded to the cent.
+    static func less(percent: Int64, of amount: Int64) -> Int64 {
+        amount - (amount * percent / 100_000 + 5) / 10 * 10
     }
 
     /// List and sale price from a price and a "compare at" (was) price: the higher one is the list
     /// price only when it is really higher; otherwise the price is the list price and there is no sale.
     static func listAndSale(price: String, compareAt: String) -> (list: String, sale: String) {
-        if let was = cents(compareAt), let now = cents(price), was > now { return (compareAt, price) }
+        if let was = thousandths(compareAt), let now = thousandths(price), was > now { return (compareAt, price) }
         return (price, "")
     }
 
@@ -36,8 +41,8 @@ enum FeedValues {
         return list.split(whereSeparator: { separators.contains($0) }).first.map(String.init) ?? ""
     }
 
-    /// Cents written back as a decimal price.
-    static func price(cents: Int64) -> String {
-        Price(cents: max(0, cents)).description
+    /// Thousandths written back as a decimal price.
+    static func price(thousandths: Int64) -> String {
+        Price(thousandths: max(0, thousandths)).description
     }
 }

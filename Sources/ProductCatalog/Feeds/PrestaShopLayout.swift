@@ -32,11 +32,11 @@ struct PrestaShopLayout: FeedLayout {
         row[.productId] = ownReference.isEmpty ? fields[column: id] : ownReference
         row[.title] = fields[column: name]
         row[.listPrice] = fields[column: price]
-        if let list = FeedValues.cents(fields[column: price]) {
-            if let amount = FeedValues.cents(fields[column: discountAmount]), amount > 0 {
-                row[.salesPrice] = FeedValues.price(cents: list - amount)
-            } else if let percent = FeedValues.cents(fields[column: discountPercent]), percent > 0 {
-                row[.salesPrice] = FeedValues.price(cents: list - (list * percent / 100 + 50) / 100)
+        if let list = FeedValues.thousandths(fields[column: price]) {
+            if let amount = FeedValues.thousandths(fields[column: discountAmount]), amount > 0 {
+                row[.salesPrice] = FeedValues.price(thousandths: list - amount)
+            } else if let percent = FeedValues.thousandths(fields[column: discountPercent]), percent > 0 {
+                row[.salesPrice] = FeedValues.price(thousandths: FeedValues.less(percent: percent, of: list))
             }
         }
         row[.quantity] = fields[column: quantity]

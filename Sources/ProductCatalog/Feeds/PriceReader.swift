@@ -38,8 +38,7 @@ struct PriceReader {
         let parsed = bytes.withUTF8 { Price.parse($0) }
         switch parsed {
         case .price(let price)?: return .success(Reading(price: price, currency: currency))
-        case .failure(.tooManyDecimals)?:
-            return .failure(currency.map { Currency.minorDigits(of: $0) == 3 } == true ? .thirdDecimal(text) : .tooManyDecimals(text))
+        case .failure(.tooManyDecimals)?: return .failure(.tooManyDecimals(text))
         case .failure(.tooLarge)?: return .failure(.tooLarge(text))
         default: return .failure(.notANumber(text))
         }
@@ -137,14 +136,13 @@ struct PriceReader {
 
 /// Why a price field cannot be read.
 enum PriceProblem: Error, Equatable, CustomStringConvertible {
-    case notANumber(String), negative(String), tooManyDecimals(String), thirdDecimal(String), tooLarge(String), ambiguous(String)
+    case notANumber(String), negative(String), tooManyDecimals(String), tooLarge(String), ambiguous(String)
 
     var description: String {
         switch self {
         case .notANumber(let text): "\"\(text.prefix(40))\" is not a price (write digits with an optional decimal point or comma, and optionally a currency code such as USD)"
         case .negative(let text): "\"\(text.prefix(40))\": a price cannot be negative"
-        case .tooManyDecimals(let text): "\"\(text.prefix(40))\": a price has at most 2 decimals"
-        case .thirdDecimal(let text): "\"\(text.prefix(40))\": prices are stored in hundredths, so a third decimal other than 0 cannot be kept exactly"
+        case .tooManyDecimals(let text): "\"\(text.prefix(40))\": a price has at most 3 decimals"
         case .tooLarge(let text): "\"\(text.prefix(40))\": the price is too large"
         case .ambiguous(let text): "\"\(text.prefix(40))\" could mean a decimal comma or a thousands separator, and no earlier price in the file settles which; write it as 1234 or 1.234 (or 1,23)"
         }

@@ -64,11 +64,11 @@ struct WixLayout: FeedLayout {
             row[.productType] = product[column: collection].split(separator: ";").first.map(String.init) ?? ""
             row[.imageURL] = Self.mediaURL(FeedValues.firstURL(product[column: image]))
             row[.quantity] = fields[column: inventory]
-            let base = (FeedValues.cents(product[column: price]) ?? 0) + (FeedValues.cents(fields[column: surcharge]) ?? 0)
+            let base = (FeedValues.thousandths(product[column: price]) ?? 0) + (FeedValues.thousandths(fields[column: surcharge]) ?? 0)
             let hasPrice = !product[column: price].isEmpty
-            row[.listPrice] = hasPrice ? FeedValues.price(cents: base) : ""
+            row[.listPrice] = hasPrice ? FeedValues.price(thousandths: base) : ""
             if hasPrice, let discount = Self.discounted(base, mode: product[column: discountMode], value: product[column: discountValue]) {
-                row[.salesPrice] = FeedValues.price(cents: discount)
+                row[.salesPrice] = FeedValues.price(thousandths: discount)
             }
             try emit(row)
         }
@@ -86,11 +86,11 @@ struct WixLayout: FeedLayout {
     }
 
     /// The price after the product's discount, nil when there is none.
-    private static func discounted(_ cents: Int64, mode: String, value: String) -> Int64? {
-        guard let amount = FeedValues.cents(value), amount > 0 else { return nil }
+    private static func discounted(_ base: Int64, mode: String, value: String) -> Int64? {
+        guard let amount = FeedValues.thousandths(value), amount > 0 else { return nil }
         switch mode.uppercased() {
-        case "PERCENT": return cents - (cents * amount / 100 + 50) / 100
-        case "AMOUNT": return cents - amount
+        case "PERCENT": return FeedValues.less(percent: amount, of: base)
+        case "AMOUNT": return base - amount
         default: return nil
         }
     }

@@ -74,7 +74,7 @@ final class CatalogBuild {
         guard let connection else { return }
         try database {
             try connection.execute("BEGIN")
-            try CatalogSchema.addMissingFields(connection)
+            try CatalogSchema.upgrade(connection)
             var existing = Set<String>()
             let columns = try connection.prepare("SELECT name FROM pragma_table_info('\(CatalogSchema.table)')")
             while try columns.step() { existing.insert(columns.text(at: 0)?.lowercased() ?? "") }
@@ -105,7 +105,7 @@ final class CatalogBuild {
     func finish() throws -> Int {
         guard let connection else { return 0 }
         return try database {
-            try CatalogSchema.addMissingFields(connection)
+            try CatalogSchema.upgrade(connection)
             try connection.execute("COMMIT")
             inserter = nil
             let count = try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.table)") ?? 0

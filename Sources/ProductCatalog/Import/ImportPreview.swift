@@ -120,8 +120,8 @@ extension EncodedRow {
             switch byColumn[name] {
             case .productId?: product.productId = text ?? ""
             case .title?: product.title = text
-            case .listPrice?: product.listPrice = number.map { Price(cents: $0) }
-            case .salesPrice?: product.salesPrice = number.map { Price(cents: $0) }
+            case .listPrice?: product.listPrice = number.map { Price(thousandths: $0) }
+            case .salesPrice?: product.salesPrice = number.map { Price(thousandths: $0) }
             case .color?: product.color = text
             case .size?: product.size = text
             case .productType?: product.productType = text

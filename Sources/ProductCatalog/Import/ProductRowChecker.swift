@@ -1,7 +1,7 @@
 /// Checks one CSV record against the catalog's rules and encodes it for the sorted runs.
 ///
 /// Fields are read straight from the record's bytes (no `String` per field); prices are parsed
-/// from bytes into integer cents. Only a price that is not a plain decimal (`12.00 USD`, `4,99`)
+/// from bytes into integer thousandths. Only a price that is not a plain decimal (`12.00 USD`, `4,99`)
 /// takes the slower road through ``PriceReader``, which also finds its currency. A record that
 /// breaks a rule is not encoded: the checker returns the reason, in words, for the rejects file.
 struct ProductRowChecker {
@@ -10,7 +10,7 @@ struct ProductRowChecker {
         enum Kind {
             /// Text, stored as it is (trimmed).
             case text
-            /// A price, stored as integer cents.
+            /// A price, stored as integer thousandths.
             case price
             /// A whole number of items in stock; anything else (`Unlimited`, `InStock`) is NULL.
             case quantity
@@ -109,6 +109,7 @@ struct ProductRowChecker {
         // The record's integers (-1 or Int64.min: NULL), on the stack.
         return withUnsafeTemporaryAllocation(of: Int64.self, capacity: slots.count) { integers in
             var size = EncodedRow.headerSize
+            var hasThirdDecimal = false
             for index in slots.indices {
                 let slot = slots[index]
                 switch slot.kind {
@@ -120,14 +121,15 @@ struct ProductRowChecker {
                     case nil:
                         integers[index] = -1
                     case .price(let price)?:
-                        integers[index] = price.cents
+                        integers[index] = price.thousandths
                     case .failure?:
                         switch readPrice(bytes, column: slot.column) {
-                        case .success(let cents): integers[index] = cents
+                        case .success(let thousandths): integers[index] = thousandths
                         case .failure(let rejection): return .rejected(rejection.reason)
                         }
                     }
                     size += integers[index] < 0 ? 4 : 12
+                    if integers[index] > 0 && integers[index] % 10 != 0 { hasThirdDecimal = true }
                 case .quantity:
                     integers[index] = Self.wholeNumber(ProductRules.trimmed(fields[slot.column])) ?? Int64.min
                     size += integers[index] == Int64.min ? 4 : 12
@@ -139,7 +141,14 @@ struct ProductRowChecker {
                 }
             }
             if let (list, sale) = salePriceSlots, integers[sale] > integers[list], integers[list] >= 0 {
-                return .rejected("the sale price (\(Price(cents: integers[sale]))) is above the list price (\(Price(cents: integers[list])))")
+                return .rejected("the sale price (\(Price(thousandths: integers[sale]))) is above the list price (\(Price(thousandths: integers[list])))")
+            }
+            if hasThirdDecimal {
+                for index in slots.indices where slots[index].kind == .price && integers[index] > 0 {
+                    if let problem = thirdDecimalProblem(Price(thousandths: integers[index]), fields: fields) {
+                        return .rejected("\(header[slots[index].column]) \"\(Price(thousandths: integers[index]))\" \(problem)")
+                    }
+                }
             }
             guard let start = arena.reserve(size) else { return .arenaFull }
             start.storeBytes(of: UInt32(size - 4), as: UInt32.self)
@@ -179,7 +188,7 @@ struct ProductRowChecker {
     }
 
     /// A price that is not a plain decimal (`12.00 USD`, `4,99`), read by ``PriceReader``: its
-    /// cents (-1 for none), or why the row is rejected. Notes the currency it names.
+    /// thousandths (-1 for none), or why the row is rejected. Notes the currency it names.
     private mutating func readPrice(_ bytes: UnsafeBufferPointer<UInt8>, column: Int) -> Result<Int64, PriceRejection> {
         switch priceReader.read(String(decoding: bytes, as: UTF8.self)) {
         case nil:
@@ -191,10 +200,21 @@ struct ProductRowChecker {
                 }
                 currency = Array(code.utf8)
             }
-            return .success(reading.price.cents)
+            return .success(reading.price.thousandths)
         case .failure(let problem)?:
             return .failure(PriceRejection("\(header[column]) \(problem)"))
         }
+    }
+
+    /// Why a price with a third decimal cannot stand in this record: the currency its column
+    /// names, or else the one its prices named, has no third decimal.
+    private func thirdDecimalProblem(_ price: Price, fields: CSVRecord.Fields) -> String? {
+        var code = currency.isEmpty ? nil : String(decoding: currency, as: UTF8.self)
+        if let slot = slots.first(where: { $0.kind == .currency }) {
+            let own = ProductRules.trimmed(fields[slot.column])
+            if !own.isEmpty { code = String(decoding: own, as: UTF8.self) }
+        }
+        return ProductRules.thirdDecimalProblem(price, currency: code)
     }
 
     /// Why a price rejects its row, in words.

@@ -1,14 +1,19 @@
 /// What a result column of `SELECT * FROM products` holds: a known field or an extra.
 enum ProductColumn {
     case field(ProductField)
+    /// A price in cents, in a catalog of layout version 1.
+    case priceInCents(ProductField)
     case extra(String)
 
     /// The columns of `statement`, by name.
     static func columns(of statement: Statement) -> [ProductColumn] {
-        let byColumnName = Dictionary(uniqueKeysWithValues: ProductField.allCases.map { ($0.columnName, $0) })
-        return (0..<statement.columnCount).map { index in
-            let name = statement.columnName(at: index)
-            return byColumnName[name].map(ProductColumn.field) ?? .extra(name)
+        let names = (0..<statement.columnCount).map { statement.columnName(at: $0) }
+        return names.map { name in
+            switch ProductField.stored(inColumn: name, among: names) {
+            case (let field, false)?: .field(field)
+            case (let field, true)?: .priceInCents(field)
+            case nil: .extra(name)
+            }
         }
     }
 
@@ -34,6 +39,9 @@ enum ProductColumn {
                 case .brand: product.brand = statement.text(at: index)
                 case .description: product.description = statement.text(at: index)
                 }
+            case .priceInCents(let field):
+                let price = statement.isNull(at: index) ? nil : Price(cents: max(0, statement.int64(at: index)))
+                if field == .listPrice { product.listPrice = price } else { product.salesPrice = price }
             case .extra(let name):
                 product.extras.append(Product.Extra(name: name, value: statement.text(at: index)))
             }
@@ -42,6 +50,6 @@ enum ProductColumn {
     }
 
     private static func price(_ statement: Statement, _ index: Int32) -> Price? {
-        statement.isNull(at: index) ? nil : Price(cents: max(0, statement.int64(at: index)))
+        statement.isNull(at: index) ? nil : Price(thousandths: max(0, statement.int64(at: index)))
     }
 }

@@ -18,8 +18,8 @@ import Testing
     }
 
     @Test func anExtraNeverTakesTheNameOfACatalogColumn() throws {
-        let mapping = try HeaderMapping(header: ["sku", "listPriceCents"])
-        #expect(mapping.extras.map(\.name) == ["listPriceCents_2"])
+        let mapping = try HeaderMapping(header: ["sku", "listPriceMilli"])
+        #expect(mapping.extras.map(\.name) == ["listPriceMilli_2"])
     }
 
     @Test func requiresAProductIdAndListsWhatItFound() {

@@ -66,6 +66,8 @@ import Testing
             F,7.5
             G,"1,234"
             H,1.235 KWD
+            I,1.235 USD
+            J,12.345
 
             """)
         #expect(products["A"]?.listPrice == Price("12.00") && products["A"]?.currency == "USD")
@@ -76,9 +78,31 @@ import Testing
         #expect(products["F"]?.listPrice == Price("7.50") && products["F"]?.currency == nil)
         // A settled the file on a decimal point (E shows both marks, so it reads either way): 1,234 is a thousand and more.
         #expect(products["G"]?.listPrice == Price("1234"))
-        #expect(summary.rowsRejected == 1)
-        let reasons = try fixture.rejects().dropFirst().map { $0[1] }
-        #expect(reasons.contains { $0.contains("\"1.235 KWD\"") && $0.contains("third decimal") })
+        #expect(products["H"]?.listPrice == Price(thousandths: 1_235) && products["H"]?.currency == "KWD")
+        #expect(summary.rowsRejected == 2)
+        let reasons = Dictionary(uniqueKeysWithValues: try fixture.rejects().dropFirst().map { ($0[2], $0[1]) })
+        #expect(reasons["I"]?.contains("listPrice \"1.235\" has 3 decimals") == true && reasons["I"]?.contains("USD has 2") == true)
+        #expect(reasons["J"]?.contains("give its currency") == true)
+    }
+
+    @Test func aCurrencyColumnDecidesWhetherAThirdDecimalIsKept() throws {
+        let (summary, products, fixture) = try imported("""
+            productId,listPrice,salesPrice,currency
+            A,12.345,12.005,KWD
+            B,12.345,,usd
+            C,12.340,12.3,USD
+            D,7.125 BHD,,
+
+            """)
+        #expect(products["A"]?.listPrice == Price(thousandths: 12_345) && products["A"]?.salesPrice == Price(thousandths: 12_005))
+        #expect(products["C"]?.listPrice == Price("12.34") && products["C"]?.salesPrice == Price("12.30"))
+        #expect(products["D"]?.listPrice == Price(thousandths: 7_125) && products["D"]?.currency == "BHD")
+        #expect(summary.rowsInserted == 3 && summary.rowsRejected == 1)
+        #expect(try fixture.rejects()[1][2] == "B")
+        let json = try #require(products["A"]).jsonValue.serialized
+        #expect(json.contains(#""listPrice":"12.345","salesPrice":"12.005""#))
+        let plain = try #require(products["C"]).jsonValue.serialized
+        #expect(plain.contains(#""listPrice":"12.34","salesPrice":"12.30""#))
     }
 
     @Test func aDecimalCommaFileAndAnAmbiguousPrice() throws {

@@ -33,14 +33,14 @@ import Testing
         #expect(Set(columns) == Set(ProductField.allCases.map(\.columnName) + ["Material"]))
         // The columns the file filled come first, in the order rows store them; a price that
         // names no currency stores none.
-        #expect(Array(columns.prefix(3)) == ["productId", "listPriceCents", "Material"])
+        #expect(Array(columns.prefix(3)) == ["productId", "listPriceMilli", "Material"])
         #expect(try fixture.allProducts().map(\.currency) == [nil, nil])
         #expect(try fixture.allProducts().map(\.brand) == [nil, nil])
 
         try fixture.importCSV("sku,price\nA1,12.00 USD\nB2,4\n")
         let named = try Connection(path: fixture.databasePath, mode: .readOnly)
         #expect(try named.scalarText("SELECT group_concat(name) FROM pragma_table_info('products')")?
-            .hasPrefix("productId,listPriceCents,currency") == true)
+            .hasPrefix("productId,listPriceMilli,currency") == true)
         #expect(try fixture.allProducts().map(\.currency) == ["USD", nil])
     }
 
@@ -127,7 +127,7 @@ import Testing
         #expect(rejects.dropFirst().map { $0[0] } == ["3", "4", "5", "6", "8"])
         #expect(rejects[1][1] == "expected 3 fields as in the header, found 4")
         #expect(rejects[2][1] == "productId is empty")
-        #expect(rejects[3][1].hasPrefix("listPrice \"19.999\": a price has at most 2 decimals"))
+        #expect(rejects[3][1].hasPrefix("listPrice \"19.999\" has 3 decimals"))
         #expect(rejects[4][2...] == ["A4", "multi\nline", "abc"])
         #expect(rejects[5][1].contains("never closed"))
     }

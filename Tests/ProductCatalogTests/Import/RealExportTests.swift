@@ -133,11 +133,11 @@ struct RealExportTests {
         let products = try byId(fixture)
         for row in rows {
             if row["fieldType"] == "Product" { product = row; continue }
-            guard let base = Price(product["price"]!)?.cents, let surcharge = Double(row["surcharge"]!) else { continue }
+            guard let base = Price(product["price"]!)?.thousandths, let surcharge = Double(row["surcharge"]!) else { continue }
             let ids = products.values.filter { $0.groupId == row["handleId"] }
             #expect(ids.allSatisfy { $0.title == product["name"] })
-            let expected = base + Int64((surcharge * 100).rounded())
-            #expect(ids.contains { $0.listPrice?.cents == expected }, "\(row["handleId"]!)")
+            let expected = base + Int64((surcharge * 1000).rounded())
+            #expect(ids.contains { $0.listPrice?.thousandths == expected }, "\(row["handleId"]!)")
             checked += 1
             if checked > 200 { break }
         }
@@ -151,7 +151,7 @@ struct RealExportTests {
         for row in rows {
             let product = try #require(products[row["id"]!])
             let amount = try #require(Int64(row["price"]!.split(separator: " ")[0]))
-            #expect(product.listPrice?.cents == amount * 100 && product.currency == "JPY")
+            #expect(product.listPrice?.thousandths == amount * 1000 && product.currency == "JPY")
         }
         let (google, googleFixture) = try importFile("gmc-emirates-gifts-tsv/google_merchant_feed_en.tsv")
         #expect(google.format == .google && google.rowsInserted == 30 && google.rowsRejected == 0)

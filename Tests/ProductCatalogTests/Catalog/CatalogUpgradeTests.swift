@@ -1,0 +1,64 @@
+import Testing
+@testable import ProductCatalog
+
+/// Catalogs of layout version 1 kept prices in cents; they are read as they are and upgraded by the first write.
+@Suite struct CatalogUpgradeTests {
+    /// A catalog as version 1 wrote it: `listPriceCents`, `salesPriceCents`, and no later fields.
+    func versionOneCatalog() throws -> CatalogFixture {
+        let fixture = try CatalogFixture()
+        let connection = try Connection(path: fixture.databasePath, mode: .create)
+        try connection.execute("""
+            PRAGMA application_id = \(CatalogSchema.applicationID);
+            PRAGMA user_version = 1;
+            CREATE TABLE products (
+              productId TEXT NOT NULL COLLATE NOCASE PRIMARY KEY,
+              title TEXT, listPriceCents INTEGER, salesPriceCents INTEGER, color TEXT, size TEXT,
+              productType TEXT, taxRate TEXT, imageURL TEXT, Material TEXT
+            ) WITHOUT ROWID;
+            INSERT INTO products (productId, title, listPriceCents, salesPriceCents, Material)
+              VALUES ('A1', 'Mug', 1250, 999, 'clay'), ('B2', 'Cup', 400, NULL, NULL);
+            """)
+        return fixture
+    }
+
+    func layout(_ path: String) throws -> (version: Int64?, columns: String?) {
+        let connection = try Connection(path: path, mode: .readOnly)
+        return (try connection.scalarInt("PRAGMA user_version"),
+                try connection.scalarText("SELECT group_concat(name) FROM pragma_table_info('products')"))
+    }
+
+    @Test func aVersionOneCatalogIsReadInCentsWithoutBeingChanged() throws {
+        let fixture = try versionOneCatalog()
+        let products = try fixture.allProducts()
+        #expect(products.map(\.listPrice) == [Price("12.50"), Price("4")])
+        #expect(products.map(\.salesPrice) == [Price("9.99"), nil])
+        #expect(products[0].extras == [Product.Extra(name: "Material", value: "clay")])
+        #expect(try layout(fixture.databasePath).version == 1)
+    }
+
+    @Test func anEditUpgradesTheWholeCatalogToThousandths() throws {
+        let fixture = try versionOneCatalog()
+        let editor = try CatalogEditor(databasePath: fixture.databasePath)
+        #expect(editor.extraColumns == ["Material"])
+        _ = try editor.add(Product(productId: "K1", title: "Dinar mug", listPrice: Price("12.345"), currency: "KWD"))
+        let (version, columns) = try layout(fixture.databasePath)
+        #expect(version == Int64(CatalogSchema.version))
+        #expect(columns?.contains("listPriceMilli,salesPriceMilli") == true && columns?.contains("Cents") == false)
+        let products = Dictionary(uniqueKeysWithValues: try fixture.allProducts().map { ($0.productId, $0) })
+        #expect(products["A1"]?.listPrice == Price("12.50") && products["A1"]?.salesPrice == Price("9.99"))
+        #expect(products["B2"]?.listPrice == Price("4"))
+        #expect(products["K1"]?.listPrice?.thousandths == 12_345)
+    }
+
+    @Test func anUpsertUpgradesTheCatalogItUpdates() throws {
+        var fixture = try versionOneCatalog()
+        fixture.options.mode = .upsert
+        let summary = try fixture.importCSV("sku,price,currency\nB2,5.125,OMR\nC3,1,\n")
+        #expect(summary.rowsInserted == 2)
+        let products = Dictionary(uniqueKeysWithValues: try fixture.allProducts().map { ($0.productId, $0) })
+        #expect(products["A1"]?.listPrice == Price("12.50") && products["A1"]?.salesPrice == Price("9.99"))
+        #expect(products["B2"]?.listPrice?.thousandths == 5_125 && products["B2"]?.title == "Cup")
+        #expect(products["C3"]?.listPrice == Price("1"))
+        #expect(try layout(fixture.databasePath).version == Int64(CatalogSchema.version))
+    }
+}
