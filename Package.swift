@@ -9,11 +9,17 @@ let package = Package(
     name: "ProductCatalog",
     platforms: [.macOS(.v15)],
     products: [
+        // Reading, checking, importing, searching and editing a catalog: system SQLite and zlib only.
         .library(name: "ProductCatalog", targets: ["ProductCatalog"]),
+        // Importing straight from an http(s) URL, on AsyncHTTPClient (and so swift-nio).
+        .library(name: "ProductCatalogHTTP", targets: ["ProductCatalogHTTP"]),
+        // Generated product files for tests and benchmarks; not for apps.
+        .library(name: "FeedGenerator", targets: ["FeedGenerator"]),
         .executable(name: "catalog", targets: ["catalog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
@@ -32,9 +38,13 @@ let package = Package(
         ),
         .target(
             name: "ProductCatalog",
+            dependencies: ["CSQLite", "CZlib", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "ProductCatalogHTTP",
             dependencies: [
-                "CSQLite",
-                "CZlib",
+                "ProductCatalog",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -42,12 +52,20 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        .target(
+            name: "FeedGenerator",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictness
+        ),
         .executableTarget(
             name: "catalog",
             dependencies: [
                 "ProductCatalog",
+                "ProductCatalogHTTP",
+                "FeedGenerator",
                 "CatalogServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictness
         ),
@@ -60,18 +78,19 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.css"), .embedInCode("Page/app.js")],
             swiftSettings: strictness
         ),
         .testTarget(
             name: "ProductCatalogTests",
-            dependencies: ["ProductCatalog"],
+            dependencies: ["ProductCatalog", "ProductCatalogHTTP", "FeedGenerator"],
             swiftSettings: strictness
         ),
         .testTarget(
             name: "CatalogCLITests",
-            dependencies: ["catalog", "ProductCatalog"],
+            dependencies: ["catalog", "ProductCatalog", "FeedGenerator"],
             swiftSettings: strictness
         ),
         .testTarget(

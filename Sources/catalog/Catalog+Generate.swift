@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedGenerator
 import ProductCatalog
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ProductCatalog
+import ProductCatalogHTTP
 
 extension Catalog {
     struct Import: AsyncParsableCommand {

@@ -1,3 +1,4 @@
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,13 +18,7 @@ struct Terminal {
     /// Writes `text` as is, unbuffered.
     func write(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if n <= 0 { return }
-                offset += n
-            }
-        }
+        // A closed terminal or pipe is not worth failing the command for.
+        _ = text.withUTF8 { try? FileDescriptor(rawValue: descriptor).writeAll($0) }
     }
 }

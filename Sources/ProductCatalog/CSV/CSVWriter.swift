@@ -45,16 +45,7 @@ public final class CSVWriter {
 
     /// Writes out everything buffered.
     public func flush() throws {
-        var written = 0
-        let bytes = encoder.bytes
-        while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ByteSourceError(source: path, reason: FileByteSource.describe(errno: errno))
-            }
-            written += n
-        }
+        try encoder.bytes.withUnsafeBytes { try FileSystem.writeAll(descriptor, $0, path: path) }
         encoder.removeAll()
     }
 }

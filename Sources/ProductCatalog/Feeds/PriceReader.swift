@@ -25,7 +25,7 @@ struct PriceReader {
         var rest = Substring(text).trimmingSpaces
         guard !rest.isEmpty else { return nil }
         let currency = Self.takeCurrency(from: &rest)
-        if let currency, rest.isEmpty { return .failure(.notANumber(text)) }
+        if currency != nil, rest.isEmpty { return .failure(.notANumber(text)) }
         if rest.hasPrefix("-") { return .failure(.negative(text)) }
         guard let normalized = normalize(rest, text: text, currency: currency) else {
             return .failure(style == .unknown ? .ambiguous(text) : .notANumber(text))

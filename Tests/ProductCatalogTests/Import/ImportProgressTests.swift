@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import FeedGenerator
 @testable import ProductCatalog
 
 @Suite struct ImportProgressTests {

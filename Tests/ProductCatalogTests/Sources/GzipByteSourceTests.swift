@@ -1,4 +1,5 @@
 import Testing
+@testable import FeedGenerator
 @testable import ProductCatalog
 
 @Suite struct GzipByteSourceTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ProductCatalog
+@testable import ProductCatalogHTTP
 
 @Suite struct HTTPByteSourceTests {
     @Test func aReaderThatFallsBehindPausesTheDownloadInsteadOfBufferingTheBody() throws {
@@ -47,10 +48,4 @@ import Testing
         #expect(InputSource(argument: "-") == .standardInput)
     }
 
-    @Test func theTimeoutAndRedirectLimitRideAlongWithTheURL() throws {
-        let options = HTTPByteSource.Options(timeout: .seconds(5), maxRedirects: 2)
-        let input = InputSource(argument: "https://example.com/p.csv", httpOptions: options)
-        #expect(input == .url(try #require(URL(string: "https://example.com/p.csv")), options: options))
-        #expect(input.description == "https://example.com/p.csv")
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import FeedGenerator
 @testable import ProductCatalog
 
 /// Inputs for the byte-source tests: generated product CSVs, and gzip made by the system's

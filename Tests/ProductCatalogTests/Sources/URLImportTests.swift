@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ProductCatalog
+@testable import ProductCatalogHTTP
 
 /// Imports from a test HTTP server on 127.0.0.1: every case a supplier's server can present, each
 /// through the importer's background job as `catalog import URL` runs it.
@@ -104,6 +105,21 @@ import Testing
         let result = try await importURL("/moved-twice.csv")
         try expectSameCatalog(result)
         #expect(server.requestedPaths == ["/moved-twice.csv", "/moved.csv", "/products.csv"])
+    }
+
+    @Test func theRedirectLimitOfAnArgumentRidesAlongWithTheURL() async throws {
+        defer { server.stop() }
+        let fixture = try CatalogFixture()
+        let input = InputSource(argument: server.url("/moved-twice.csv").absoluteString, httpOptions: .init(maxRedirects: 1))
+        #expect(input.kind == .url)
+        let error = await #expect(throws: ImportError.self) {
+            _ = try await CatalogImporter(options: fixture.options).start(input: input).summary
+        }
+        guard case .source(let sourceError)? = error else {
+            Issue.record("expected a source error, got \(String(describing: error))")
+            return
+        }
+        #expect(sourceError.reason == "more than 1 redirect; the server may redirect in a loop")
     }
 
     @Test func aRedirectLoopIsAClearError() async throws {

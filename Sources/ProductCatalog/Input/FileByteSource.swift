@@ -35,11 +35,19 @@ public final class FileByteSource: ByteSource {
     }
 
     /// Reads standard input; its length is unknown.
-    public init(standardInput: Void = ()) {
-        name = "standard input"
-        descriptor = STDIN_FILENO
+    public convenience init(standardInput: Void = ()) {
+        self.init(fileDescriptor: STDIN_FILENO, name: "standard input")
+    }
+
+    /// Reads an open file descriptor (a pipe, a socket, a file), which stays open: its owner closes it.
+    public init(fileDescriptor: Int32, name: String) {
+        self.name = name
+        descriptor = fileDescriptor
         ownsDescriptor = false
-        expectedBytes = nil
+        var info = stat()
+        expectedBytes = fstat(fileDescriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+            ? max(0, Int(info.st_size) - Int(lseek(fileDescriptor, 0, SEEK_CUR)))
+            : nil
     }
 
     deinit {

@@ -1,3 +1,4 @@
+import ProductCatalog
 import AsyncHTTPClient
 import Foundation
 import NIOCore

@@ -1,3 +1,4 @@
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -52,20 +53,12 @@ extension ProductGenerator {
 
     /// Writes all of `chunk`, retrying after interruptions and short writes.
     private static func writeAll(_ chunk: UnsafeRawBufferPointer, to descriptor: Int32, name: String) throws(WriteError) {
-        var written = 0
-        while written < chunk.count {
-            #if canImport(Glibc)
-            let n = Glibc.write(descriptor, chunk.baseAddress! + written, chunk.count - written)
-            #else
-            let n = Darwin.write(descriptor, chunk.baseAddress! + written, chunk.count - written)
-            #endif
-            if n > 0 {
-                written += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                throw WriteError(destination: name, reason: describe(errno: n < 0 ? errno : EIO))
-            }
+        do {
+            _ = try FileDescriptor(rawValue: descriptor).writeAll(chunk)
+        } catch let error as Errno {
+            throw WriteError(destination: name, reason: describe(errno: error.rawValue))
+        } catch {
+            throw WriteError(destination: name, reason: describe(errno: EIO))
         }
     }
 

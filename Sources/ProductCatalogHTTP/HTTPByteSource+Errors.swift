@@ -1,3 +1,4 @@
+import ProductCatalog
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
@@ -31,7 +32,7 @@ extension HTTPByteSource {
             case .remoteConnectionClosed, .bodyLengthMismatch:
                 return closedEarly()
             case .redirectLimitReached:
-                return "more than \(options.maxRedirects) redirects; the server may redirect in a loop"
+                return "more than \(options.maxRedirects) redirect\(options.maxRedirects == 1 ? "" : "s"); the server may redirect in a loop"
             case .redirectCycleDetected:
                 return "the server redirects in a loop"
             case .cancelled:

@@ -113,15 +113,7 @@ final class FileRun: SortedRun {
     }
 
     private func flush() throws {
-        var written = 0
-        while written < end {
-            let n = pwrite(descriptor, buffer + written, end - written, off_t(fileSize + written))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ByteSourceError(source: path, reason: FileByteSource.describe(errno: errno))
-            }
-            written += n
-        }
+        try FileSystem.writeAll(descriptor, UnsafeRawBufferPointer(start: buffer, count: end), at: fileSize, path: path)
         fileSize += end
         end = 0
     }

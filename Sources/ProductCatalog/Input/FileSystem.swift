@@ -1,3 +1,4 @@
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -108,16 +109,18 @@ enum FileSystem {
         }
     }
 
-    /// Writes all of `bytes` to `descriptor`, retrying short and interrupted writes.
-    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw ByteSourceError(source: path, reason: FileByteSource.describe(errno: errno))
+    /// Writes all of `bytes` to `descriptor` (at `offset`, when given), retrying short and
+    /// interrupted writes; a failure names `path` and says what to do.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int? = nil, path: String) throws {
+        do {
+            let file = FileDescriptor(rawValue: descriptor)
+            if let offset {
+                _ = try file.writeAll(toAbsoluteOffset: Int64(offset), bytes)
+            } else {
+                _ = try file.writeAll(bytes)
             }
-            offset += written
+        } catch let error as Errno {
+            throw ByteSourceError(source: path, reason: FileByteSource.describe(errno: error.rawValue))
         }
     }
 
