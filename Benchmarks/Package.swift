@@ -35,6 +35,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ProductCatalog", package: productCatalogPackage),
+                .product(name: "FeedGenerator", package: productCatalogPackage),
             ],
             path: "Benchmarks/BenchmarkSupport"
         ),

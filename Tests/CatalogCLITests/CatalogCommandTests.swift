@@ -30,7 +30,7 @@ import Testing
         for prefix in ["", String(firstId.prefix(1)).lowercased(), String(firstId.prefix(3))] {
             var expected: [String] = []
             let query = try database.prepare("SELECT productId FROM products WHERE productId LIKE ?1 ESCAPE '\\' ORDER BY productId")
-            query.bind(1, prefix + "%")
+            try query.bind(1, prefix + "%")
             while try query.step() { expected.append(query.text(at: 0)!) }
 
             var seen: [String] = []

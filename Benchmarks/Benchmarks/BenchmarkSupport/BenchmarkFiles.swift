@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FeedGenerator
 import ProductCatalog
 
 /// Files the benchmarks measure against: generated product CSVs and catalogs, made before

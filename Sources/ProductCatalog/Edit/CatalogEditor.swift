@@ -51,7 +51,7 @@ public final class CatalogEditor {
         filePath = (try? FileSystem.resolvingLinks(databasePath)) ?? databasePath
         extraColumns = try Self.database(databasePath) {
             let statement = try connection.prepare("SELECT name FROM pragma_table_info(?1)")
-            statement.bind(1, CatalogSchema.table)
+            try statement.bind(1, CatalogSchema.table)
             var names: [String] = []
             while try statement.step() { names.append(statement.text(at: 0) ?? "") }
             return names.filter { ProductField.stored(inColumn: $0, among: names) == nil }
@@ -92,7 +92,7 @@ public final class CatalogEditor {
         let sql = "INSERT INTO \(CatalogSchema.table) (\(columns.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(placeholders))"
         return try write {
             let statement = try connection.prepare(sql)
-            bindFields(of: product, extras: extras, to: statement)
+            try bindFields(of: product, extras: extras, to: statement)
             do {
                 try statement.step()
             } catch let error as SQLiteError where error.isConstraint {
@@ -116,8 +116,8 @@ public final class CatalogEditor {
         let sql = "UPDATE \(CatalogSchema.table) SET \(assignments.joined(separator: ", ")) WHERE productId = ?\(keyIndex)"
         return try write {
             let statement = try connection.prepare(sql)
-            bindFields(of: product, extras: extras, to: statement)
-            statement.bind(keyIndex, productId)
+            try bindFields(of: product, extras: extras, to: statement)
+            try statement.bind(keyIndex, productId)
             do {
                 try statement.step()
             } catch let error as SQLiteError where error.isConstraint {
@@ -134,7 +134,7 @@ public final class CatalogEditor {
     public func delete(productId: String) throws {
         try write {
             let statement = try connection.prepare("DELETE FROM \(CatalogSchema.table) WHERE productId = ?1")
-            statement.bind(1, productId)
+            try statement.bind(1, productId)
             try statement.step()
             guard connection.changes > 0 else { throw EditError.notFound(productId: productId) }
             try recordEdit(of: productId)
@@ -154,30 +154,22 @@ public final class CatalogEditor {
         let permit = ImportLock.forEdit(of: filePath)
         if case .importRunning = permit { throw EditError.importRunning(path: databasePath) }
         defer { withExtendedLifetime(permit) {} }
-        try Self.database(databasePath) { try connection.execute("BEGIN IMMEDIATE") }
-        guard isCurrent else {
-            try? connection.execute("ROLLBACK")
-            throw EditError.catalogReplaced(path: databasePath)
-        }
-        do {
-            if !fieldsChecked {
-                try Self.database(databasePath) { try CatalogSchema.upgrade(connection) }
-                fieldsChecked = true
+        let result = try Self.database(databasePath) {
+            try connection.transaction(.immediate) {
+                guard isCurrent else { throw EditError.catalogReplaced(path: databasePath) }
+                if !fieldsChecked { try CatalogSchema.upgrade(connection) }
+                return try body()
             }
-            let result = try Self.database(databasePath, body)
-            try Self.database(databasePath) { try connection.execute("COMMIT") }
-            return result
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
         }
+        fieldsChecked = true
+        return result
     }
 
     /// Notes that `productId` was changed by hand since the last import.
     private func recordEdit(of productId: String) throws {
         try connection.execute("CREATE TABLE IF NOT EXISTS \(CatalogSchema.editsTable) (productId TEXT NOT NULL COLLATE NOCASE PRIMARY KEY) WITHOUT ROWID")
         let statement = try connection.prepare("INSERT OR IGNORE INTO \(CatalogSchema.editsTable) (productId) VALUES (?1)")
-        statement.bind(1, productId)
+        try statement.bind(1, productId)
         try statement.step()
     }
 
@@ -213,34 +205,34 @@ public final class CatalogEditor {
     }
 
     /// Binds the known fields in ``ProductField`` order to parameters 1…9, then the extras.
-    private func bindFields(of product: Product, extras: [ExtraAssignment], to statement: Statement) {
+    private func bindFields(of product: Product, extras: [ExtraAssignment], to statement: Statement) throws {
         for (index, field) in zip(Int32(1)..., ProductField.allCases) {
             switch field {
-            case .productId: statement.bind(index, product.productId)
-            case .title: statement.bind(index, product.title)
-            case .listPrice: statement.bind(index, product.listPrice?.thousandths)
-            case .salesPrice: statement.bind(index, product.salesPrice?.thousandths)
-            case .color: statement.bind(index, product.color)
-            case .size: statement.bind(index, product.size)
-            case .productType: statement.bind(index, product.productType)
-            case .taxRate: statement.bind(index, product.taxRate)
-            case .imageURL: statement.bind(index, product.imageURL)
-            case .groupId: statement.bind(index, product.groupId)
-            case .currency: statement.bind(index, product.currency)
-            case .quantity: statement.bind(index, product.quantity)
-            case .brand: statement.bind(index, product.brand)
-            case .description: statement.bind(index, product.description)
+            case .productId: try statement.bind(index, product.productId)
+            case .title: try statement.bind(index, product.title)
+            case .listPrice: try statement.bind(index, product.listPrice?.thousandths)
+            case .salesPrice: try statement.bind(index, product.salesPrice?.thousandths)
+            case .color: try statement.bind(index, product.color)
+            case .size: try statement.bind(index, product.size)
+            case .productType: try statement.bind(index, product.productType)
+            case .taxRate: try statement.bind(index, product.taxRate)
+            case .imageURL: try statement.bind(index, product.imageURL)
+            case .groupId: try statement.bind(index, product.groupId)
+            case .currency: try statement.bind(index, product.currency)
+            case .quantity: try statement.bind(index, product.quantity)
+            case .brand: try statement.bind(index, product.brand)
+            case .description: try statement.bind(index, product.description)
             }
         }
         for (index, extra) in zip(Int32(ProductField.allCases.count + 1)..., extras) {
-            statement.bind(index, extra.value)
+            try statement.bind(index, extra.value)
         }
     }
 
     /// The product as the catalog now holds it.
     private func stored(_ productId: String) throws -> Product {
         let statement = try connection.prepare("SELECT * FROM \(CatalogSchema.table) WHERE productId = ?1")
-        statement.bind(1, productId)
+        try statement.bind(1, productId)
         guard try statement.step() else { throw EditError.notFound(productId: productId) }
         return ProductColumn.product(from: statement, columns: ProductColumn.columns(of: statement))
     }

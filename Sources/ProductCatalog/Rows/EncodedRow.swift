@@ -58,10 +58,10 @@ struct EncodedRow {
         case absent
     }
 
-    /// Binds every slot that `parameters` does not mark absent to `statement`, starting at
-    /// `firstParameter`; the bytes must outlive the step.
+    /// Binds every slot that `parameters` does not mark absent, starting at `firstParameter`,
+    /// without copying its text: the row must outlive the statement's ``Statement/execute(_:)``.
     @inline(__always)
-    func bind(to statement: Statement, firstParameter: Int32, parameters: UnsafeBufferPointer<Parameter>) {
+    func bind(to statement: borrowing Statement.Bindings, firstParameter: Int32, parameters: UnsafeBufferPointer<Parameter>) throws {
         var cursor = base + Self.headerSize
         var parameter = firstParameter
         for kind in parameters {
@@ -72,13 +72,13 @@ struct EncodedRow {
                 continue
             }
             if count == Self.nullMarker {
-                statement.bindNull(parameter)
+                try statement.bindNull(parameter)
             } else if kind == .integer {
-                statement.bind(parameter, cursor.loadUnaligned(as: Int64.self))
+                try statement.bind(parameter, cursor.loadUnaligned(as: Int64.self))
                 cursor += 8
             } else {
                 let bytes = UnsafeBufferPointer(start: cursor.assumingMemoryBound(to: UInt8.self), count: Int(count))
-                statement.bindText(parameter, unsafeBytes: bytes)
+                try statement.bindText(parameter, unsafeBytes: bytes)
                 cursor += Int(count)
             }
             parameter += 1

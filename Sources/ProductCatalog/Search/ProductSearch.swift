@@ -38,20 +38,16 @@ public final class ProductSearch {
         sql += " ORDER BY productId LIMIT ?3"
 
         let statement = try prepared(sql)
-        defer { statement.reset() }
-        if useCursor, let cursor {
-            statement.bind(1, cursor.lastProductId)
-        } else {
-            range.lower.withUnsafeBufferPointer { statement.bindText(1, unsafeBytes: $0) }
-        }
-        if let upper = range.upper {
-            upper.withUnsafeBufferPointer { statement.bindText(2, unsafeBytes: $0) }
-        }
-        statement.bind(3, Int64(limit + 1))
         var products: [Product] = []
         products.reserveCapacity(limit + 1)
-        // The bytes bound without copying above must outlive the steps: keep the arrays alive.
-        try withExtendedLifetime(range) {
+        try statement.using {
+            if useCursor, let cursor {
+                try statement.bind(1, cursor.lastProductId)
+            } else {
+                try statement.bind(1, utf8: range.lower)
+            }
+            if let upper = range.upper { try statement.bind(2, utf8: upper) }
+            try statement.bind(3, Int64(limit + 1))
             let columns = try self.columns(of: statement)
             while try statement.step() {
                 products.append(ProductColumn.product(from: statement, columns: columns))
@@ -71,12 +67,9 @@ public final class ProductSearch {
         var sql = "SELECT count(*) FROM \(CatalogSchema.table) WHERE productId >= ?1"
         if range.upper != nil { sql += " AND productId < ?2" }
         let statement = try prepared(sql)
-        defer { statement.reset() }
-        return try withExtendedLifetime(range) {
-            range.lower.withUnsafeBufferPointer { statement.bindText(1, unsafeBytes: $0) }
-            if let upper = range.upper {
-                upper.withUnsafeBufferPointer { statement.bindText(2, unsafeBytes: $0) }
-            }
+        return try statement.using {
+            try statement.bind(1, utf8: range.lower)
+            if let upper = range.upper { try statement.bind(2, utf8: upper) }
             try statement.step()
             return Int(statement.int64(at: 0))
         }
@@ -85,10 +78,11 @@ public final class ProductSearch {
     /// The product with exactly this productId (ASCII case ignored), if any.
     public func product(id: String) throws -> Product? {
         let statement = try prepared("SELECT * FROM \(CatalogSchema.table) WHERE productId = ?1")
-        defer { statement.reset() }
-        statement.bind(1, id)
-        guard try statement.step() else { return nil }
-        return ProductColumn.product(from: statement, columns: try columns(of: statement))
+        return try statement.using {
+            try statement.bind(1, id)
+            guard try statement.step() else { return nil }
+            return ProductColumn.product(from: statement, columns: try columns(of: statement))
+        }
     }
 
     private func prepared(_ sql: String) throws -> Statement {

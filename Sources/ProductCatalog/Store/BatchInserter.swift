@@ -28,17 +28,17 @@ struct BatchInserter {
         let columns = Int32(parameters.count { $0 != .absent })
         var index = 0
         while batch.count - index >= Self.rowsPerStatement {
-            for offset in 0..<Self.rowsPerStatement {
-                batch.row(index + offset).bind(to: multiple, firstParameter: Int32(offset) * columns + 1, parameters: parameters)
+            try multiple.execute { statement in
+                for offset in 0..<Self.rowsPerStatement {
+                    try batch.row(index + offset).bind(to: statement, firstParameter: Int32(offset) * columns + 1, parameters: parameters)
+                }
             }
-            try multiple.step()
-            multiple.reset()
             index += Self.rowsPerStatement
         }
         while index < batch.count {
-            batch.row(index).bind(to: single, firstParameter: 1, parameters: parameters)
-            try single.step()
-            single.reset()
+            try single.execute { statement in
+                try batch.row(index).bind(to: statement, firstParameter: 1, parameters: parameters)
+            }
             index += 1
         }
     }

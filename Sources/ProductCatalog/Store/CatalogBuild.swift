@@ -62,7 +62,7 @@ final class CatalogBuild {
             let fields = ProductField.allCases.filter { insertColumns.contains($0.columnName) }
             try connection.execute(CatalogSchema.createStatements(extraColumns: extraColumns, fields: fields))
             inserter = try BatchInserter(connection: connection, columns: insertColumns)
-            try connection.execute("BEGIN")
+            try connection.begin(.deferred)
         }
     }
 
@@ -73,7 +73,7 @@ final class CatalogBuild {
     func prepareUpsert(extraColumns: [String], insertColumns: [String]) throws {
         guard let connection else { return }
         try database {
-            try connection.execute("BEGIN")
+            try connection.begin(.deferred)
             try CatalogSchema.upgrade(connection)
             var existing = Set<String>()
             let columns = try connection.prepare("SELECT name FROM pragma_table_info('\(CatalogSchema.table)')")
@@ -98,7 +98,11 @@ final class CatalogBuild {
 
     /// Commits the rows so far and begins the next transaction, so the build's cache stays small.
     func commitAndContinue() throws {
-        try database { try connection?.execute("COMMIT; BEGIN") }
+        guard let connection else { return }
+        try database {
+            try connection.commit()
+            try connection.begin(.deferred)
+        }
     }
 
     /// Commits, makes the file an ordinary durable catalog, and returns how many products it holds.
@@ -106,7 +110,7 @@ final class CatalogBuild {
         guard let connection else { return 0 }
         return try database {
             try CatalogSchema.upgrade(connection)
-            try connection.execute("COMMIT")
+            try connection.commit()
             inserter = nil
             let count = try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.table)") ?? 0
             try connection.execute("PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = DELETE;")
@@ -129,7 +133,7 @@ final class CatalogBuild {
             // Wait out writers of the old file and keep new ones off it until the rename: its
             // shared lock rolls back any hot journal first, so no journal is left for the new
             // file to meet. Readers go on, on the old file or the new one, never locked out.
-            try database { try connection.execute("BEGIN IMMEDIATE") }
+            try database { try connection.begin(.immediate) }
             if !copyingLive { editsReplaced = try countHandEdits(connection) }
             live = connection
         }
@@ -137,7 +141,8 @@ final class CatalogBuild {
             try FileSystem.rename(buildPath, to: livePath)
             try FileSystem.sync(FileSystem.directory(of: livePath), directory: true)
         }
-        try? live?.execute("ROLLBACK")
+        // Only releases the write lock: the transaction wrote nothing, and the file is already gone.
+        try? live?.rollback()
         live = nil
     }
 
@@ -169,10 +174,11 @@ final class CatalogBuild {
     private func copyLive() throws {
         let connection = try openLive()
         try database {
-            try connection.execute("BEGIN")
+            try connection.begin(.deferred)
             _ = try connection.scalarInt("SELECT count(*) FROM sqlite_master")
         }
-        defer { try? connection.execute("ROLLBACK") }
+        // Only releases the read lock: the transaction wrote nothing.
+        defer { try? connection.rollback() }
         try FileSystem.copy(livePath, to: buildPath)
     }
 

@@ -30,13 +30,12 @@ public final class Connection {
         var db: OpaquePointer?
         let code = sqlite3_open_v2(path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
-            let error = SQLiteError(connection: db, code: code)
+            let error = SQLiteError(connection: db, code: code, path: path)
             sqlite3_close_v2(db)
             throw error
         }
         handle = db
         self.path = path
-        sqlite3_extended_result_codes(db, 1)
     }
 
     deinit {
@@ -45,8 +44,13 @@ public final class Connection {
 
     /// Runs one or more SQL statements that take no parameters and return no rows you need.
     public func execute(_ sql: String) throws {
-        let code = sqlite3_exec(handle, sql, nil, nil, nil)
-        guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code, sql: sql) }
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), sql: sql)
+    }
+
+    /// Throws the connection's error unless `code` is `SQLITE_OK`.
+    @inline(__always)
+    func check(_ code: Int32, sql: String?) throws {
+        guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code, sql: sql, path: path) }
     }
 
     /// Compiles `sql` into a reusable statement.
@@ -73,7 +77,9 @@ public final class Connection {
 
     /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`.
     public func setBusyTimeout(milliseconds: Int32) {
-        sqlite3_busy_timeout(handle, milliseconds)
+        // Only fails for a closed connection, which this object never holds.
+        let code = sqlite3_busy_timeout(handle, milliseconds)
+        assert(code == SQLITE_OK)
     }
 
     /// Stops the statement running on this connection at its next step; safe from any thread.
@@ -84,16 +90,38 @@ public final class Connection {
     /// Runs `body` inside a transaction: committed when it returns, rolled back when it throws.
     ///
     /// See <https://sqlite.org/lang_transaction.html> for what the kinds mean.
-    public func transaction<T>(_ kind: TransactionKind = .deferred, _ body: () throws -> T) throws -> T {
-        try execute("BEGIN \(kind.rawValue)")
+    public func transaction<T>(_ kind: TransactionKind, _ body: () throws -> T) throws -> T {
+        try begin(kind)
         do {
             let result = try body()
-            try execute("COMMIT")
+            try commit()
             return result
         } catch {
-            try? execute("ROLLBACK")
+            rollBackAfterFailure()
             throw error
         }
+    }
+
+    /// Begins a transaction that spans several calls; end it with ``commit()`` or ``rollback()``.
+    public func begin(_ kind: TransactionKind) throws {
+        try execute("BEGIN \(kind.rawValue)")
+    }
+
+    /// Commits the open transaction.
+    public func commit() throws {
+        try execute("COMMIT")
+    }
+
+    /// Rolls the open transaction back.
+    public func rollback() throws {
+        try execute("ROLLBACK")
+    }
+
+    /// Rolls back after another error, which is the one worth reporting: SQLite may already
+    /// have rolled the transaction back itself (after `SQLITE_FULL`, say), and then this fails
+    /// with "no transaction is active", which says nothing new.
+    func rollBackAfterFailure() {
+        if sqlite3_get_autocommit(handle) == 0 { try? rollback() }
     }
 
     /// How a transaction takes its locks.

@@ -1,6 +1,6 @@
 import CSQLite
 
-/// An error reported by SQLite: its extended result code, its message and the SQL that failed.
+/// An error reported by SQLite: its extended result code, its message, the SQL that failed and the file.
 public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// The extended result code, such as `SQLITE_CONSTRAINT_PRIMARYKEY` (1555).
     public var extendedCode: Int32
@@ -8,11 +8,14 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The statement that failed, when there was one.
     public var sql: String?
+    /// The database file, as the connection was opened.
+    public var path: String?
 
-    public init(extendedCode: Int32, message: String, sql: String? = nil) {
+    public init(extendedCode: Int32, message: String, sql: String? = nil, path: String? = nil) {
         self.extendedCode = extendedCode
         self.message = message
         self.sql = sql
+        self.path = path
     }
 
     /// The primary result code, such as `SQLITE_FULL` (13).
@@ -38,15 +41,16 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         var text = "SQLite error \(extendedCode): \(message)"
+        if let path { text += " in \(path)" }
         if let sql { text += " (while running: \(sql))" }
         return text
     }
 
     /// The error the connection holds after a call that returned `code`.
-    init(connection: OpaquePointer?, code: Int32, sql: String? = nil) {
+    init(connection: OpaquePointer?, code: Int32, sql: String? = nil, path: String?) {
         let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(code))
         let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
-        self.init(extendedCode: extended, message: message, sql: sql)
+        self.init(extendedCode: extended, message: message, sql: sql, path: path)
     }
 }

@@ -2,7 +2,9 @@ import CSQLite
 
 /// A compiled SQL statement, reused across executions; finalized when released.
 ///
-/// Parameter indices are 1-based and column indices 0-based, as in SQLite's C API.
+/// Parameter indices are 1-based and column indices 0-based, as in SQLite's C API. Every call
+/// into SQLite is checked: a failure throws ``SQLiteError`` with the code, SQLite's message, this
+/// statement's SQL and the database's path.
 public final class Statement {
     let handle: OpaquePointer
     /// Kept so the connection outlives its statements.
@@ -14,7 +16,7 @@ public final class Statement {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else {
-            throw SQLiteError(connection: connection.handle, code: code, sql: sql)
+            throw SQLiteError(connection: connection.handle, code: code, sql: sql, path: connection.path)
         }
         handle = statement
         self.connection = connection
@@ -25,36 +27,99 @@ public final class Statement {
         sqlite3_finalize(handle)
     }
 
-    // MARK: - Binding
-
-    /// Binds UTF-8 bytes as TEXT without copying them: they must stay valid until the next ``step()``.
     @inline(__always)
-    public func bindText(_ index: Int32, unsafeBytes bytes: UnsafeBufferPointer<UInt8>) {
-        // A nil pointer would bind NULL; an empty field is the empty string.
-        let base = bytes.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1)!
-        sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), csqlite_static())
+    private func check(_ code: Int32) throws {
+        if code != SQLITE_OK { try connection.check(code, sql: sql) }
     }
 
-    /// Binds a string as TEXT (copied).
-    public func bind(_ index: Int32, _ text: String?) {
-        guard let text else { return bindNull(index) }
-        sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+    // MARK: - Binding
+
+    /// Binds a string as TEXT (SQLite keeps its own copy).
+    public func bind(_ index: Int32, _ text: String?) throws {
+        guard let text else { return try bindNull(index) }
+        try check(sqlite3_bind_text(handle, index, text, -1, csqlite_transient()))
+    }
+
+    /// Binds UTF-8 bytes as TEXT (SQLite keeps its own copy).
+    public func bind(_ index: Int32, utf8 bytes: [UInt8]) throws {
+        try bytes.withUnsafeBufferPointer { bytes in
+            let base = bytes.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1)!
+            try check(sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), csqlite_transient()))
+        }
     }
 
     /// Binds an integer.
     @inline(__always)
-    public func bind(_ index: Int32, _ value: Int64?) {
-        guard let value else { return bindNull(index) }
-        sqlite3_bind_int64(handle, index, value)
+    public func bind(_ index: Int32, _ value: Int64?) throws {
+        guard let value else { return try bindNull(index) }
+        try check(sqlite3_bind_int64(handle, index, value))
     }
 
     /// Binds NULL.
     @inline(__always)
-    public func bindNull(_ index: Int32) {
-        sqlite3_bind_null(handle, index)
+    public func bindNull(_ index: Int32) throws {
+        try check(sqlite3_bind_null(handle, index))
+    }
+
+    /// The parameters of one ``execute(_:)``, which may bind bytes without copying them.
+    ///
+    /// It exists only inside ``execute(_:)``'s closure (it can be neither copied nor kept), and
+    /// the statement's bindings are cleared before ``execute(_:)`` returns: bytes bound here are
+    /// read by SQLite only while the caller's buffer is certainly alive.
+    public struct Bindings: ~Copyable {
+        fileprivate let statement: Statement
+
+        /// Binds UTF-8 bytes as TEXT without copying them.
+        @inline(__always)
+        public func bindText(_ index: Int32, unsafeBytes bytes: UnsafeBufferPointer<UInt8>) throws {
+            // A nil pointer would bind NULL; an empty field is the empty string.
+            let base = bytes.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1)!
+            try statement.check(sqlite3_bind_text(
+                statement.handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), csqlite_static()))
+        }
+
+        /// Binds an integer.
+        @inline(__always)
+        public func bind(_ index: Int32, _ value: Int64) throws {
+            try statement.check(sqlite3_bind_int64(statement.handle, index, value))
+        }
+
+        /// Binds NULL.
+        @inline(__always)
+        public func bindNull(_ index: Int32) throws {
+            try statement.check(sqlite3_bind_null(statement.handle, index))
+        }
     }
 
     // MARK: - Running
+
+    /// Binds the parameters with `bind`, runs the statement to completion (for writes), then
+    /// resets it and clears every binding.
+    @inline(__always)
+    public func execute(_ bind: (borrowing Bindings) throws -> Void) throws {
+        try using {
+            try bind(Bindings(statement: self))
+            while try step() {}
+        }
+    }
+
+    /// Runs `body`, which binds, steps and reads rows, then resets the statement and clears its
+    /// bindings, so it is ready for the next use and holds no value of this one.
+    @inline(__always)
+    public func using<T>(_ body: () throws -> T) throws -> T {
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            // The reset repeats the failed step's error, already thrown.
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+            throw error
+        }
+        try check(sqlite3_reset(handle))
+        try check(sqlite3_clear_bindings(handle))
+        return result
+    }
 
     /// Runs the statement to its next row: `true` when a row is ready to read, `false` when done.
     @discardableResult
@@ -64,17 +129,8 @@ public final class Statement {
         switch code {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default:
-            let error = SQLiteError(connection: connection.handle, code: code, sql: sql)
-            sqlite3_reset(handle)
-            throw error
+        default: throw SQLiteError(connection: connection.handle, code: code, sql: sql, path: connection.path)
         }
-    }
-
-    /// Makes the statement ready to run again; bindings are kept.
-    @inline(__always)
-    public func reset() {
-        sqlite3_reset(handle)
     }
 
     // MARK: - Reading columns
