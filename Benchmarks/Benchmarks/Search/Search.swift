@@ -64,11 +64,13 @@ let benchmarks: @Sendable () -> Void = {
             thresholds: CatalogMetrics.thresholds(mallocs: CatalogMetrics.relative(5))
         )
     ) { benchmark in
-        defer { offsetPage.reset() }
-        var rows = 0
-        while try offsetPage.step() {
-            rows += 1
-            blackHole(offsetPage.text(at: 0))
+        let rows = try offsetPage.using {
+            var rows = 0
+            while try offsetPage.step() {
+                rows += 1
+                blackHole(offsetPage.text(at: 0))
+            }
+            return rows
         }
         guard rows == 20 else { throw BenchmarkSetupError("got \(rows) rows") }
     }

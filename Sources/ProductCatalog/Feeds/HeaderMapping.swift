@@ -1,5 +1,7 @@
 /// Which header column feeds which ``ProductField``, and which columns are kept as extras.
 public struct HeaderMapping: Sendable, Equatable {
+    /// Columns a catalog table can have (SQLite's `SQLITE_MAX_COLUMN`); the known fields take the first ones.
+    static let maxColumns = 2000
     /// The header as read, one name per column.
     public let header: [String]
     /// The column index feeding each field the file has.
@@ -28,7 +30,7 @@ public struct HeaderMapping: Sendable, Equatable {
 
     private init(header: [String], overrides: [ProductField: String], aliases: Bool) throws(HeaderMappingError) {
         self.header = header
-        let maxExtras = CatalogSchema.maxColumns - ProductField.allCases.count
+        let maxExtras = HeaderMapping.maxColumns - ProductField.allCases.count
         guard header.count <= maxExtras else { throw .tooManyColumns(count: header.count, limit: maxExtras) }
         if let index = header.firstIndex(where: { $0.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F } }) {
             throw .controlCharacter(column: index + 1)

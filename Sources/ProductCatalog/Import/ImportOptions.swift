@@ -67,21 +67,3 @@ public struct ImportOptions: Sendable {
     /// The rejects file actually used.
     public var resolvedRejectsPath: String { rejectsPath ?? databasePath + ".rejects.csv" }
 }
-
-/// What to do when a productId appears more than once in a file.
-public enum DuplicatePolicy: String, Sendable, CaseIterable {
-    /// The later row replaces the earlier one, as a feed update expects.
-    case last
-    /// The first row stays; later ones are counted and dropped.
-    case first
-    /// The import stops, naming both lines.
-    case fail
-}
-
-/// How an import treats the products already in the catalog.
-public enum ImportMode: String, Sendable, CaseIterable {
-    /// The file's products replace the catalog's, swapped in atomically at the end.
-    case replace
-    /// The file's products are added, or update those with the same productId, in one transaction.
-    case upsert
-}

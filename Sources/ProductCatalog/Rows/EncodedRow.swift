@@ -43,7 +43,7 @@ struct EncodedRow {
         let key = self.key
         var words: (UInt64, UInt64) = (0, 0)
         for index in 0..<16 {
-            let byte = UInt64(index < key.count ? PrefixRange.fold(key[index]) : 0)
+            let byte = UInt64(index < key.count ? ProductIdOrder.fold(key[index]) : 0)
             if index < 8 { words.0 = words.0 << 8 | byte } else { words.1 = words.1 << 8 | byte }
         }
         return KeyPrefix(high: words.0, low: words.1)
@@ -58,32 +58,6 @@ struct EncodedRow {
         case absent
     }
 
-    /// Binds every slot that `parameters` does not mark absent, starting at `firstParameter`,
-    /// without copying its text: the row must outlive the statement's ``Statement/execute(_:)``.
-    @inline(__always)
-    func bind(to statement: borrowing Statement.Bindings, firstParameter: Int32, parameters: UnsafeBufferPointer<Parameter>) throws {
-        var cursor = base + Self.headerSize
-        var parameter = firstParameter
-        for kind in parameters {
-            let count = cursor.loadUnaligned(as: UInt32.self)
-            cursor += 4
-            if kind == .absent {
-                if count != Self.nullMarker { cursor += Int(count) }
-                continue
-            }
-            if count == Self.nullMarker {
-                try statement.bindNull(parameter)
-            } else if kind == .integer {
-                try statement.bind(parameter, cursor.loadUnaligned(as: Int64.self))
-                cursor += 8
-            } else {
-                let bytes = UnsafeBufferPointer(start: cursor.assumingMemoryBound(to: UInt8.self), count: Int(count))
-                try statement.bindText(parameter, unsafeBytes: bytes)
-                cursor += Int(count)
-            }
-            parameter += 1
-        }
-    }
 
     /// Orders rows by productId as `NOCASE` does, then by line: the order the catalog stores.
     @inline(__always)
@@ -99,8 +73,8 @@ struct EncodedRow {
         let count = min(a.count, b.count)
         var index = 0
         while index < count {
-            let x = PrefixRange.fold(a[index])
-            let y = PrefixRange.fold(b[index])
+            let x = ProductIdOrder.fold(a[index])
+            let y = ProductIdOrder.fold(b[index])
             if x != y { return Int(x) - Int(y) }
             index += 1
         }

@@ -12,7 +12,7 @@ struct PrefixRange: Equatable {
     var upper: [UInt8]?
 
     init(prefix: String) {
-        lower = prefix.utf8.map(Self.fold)
+        lower = prefix.utf8.map(ProductIdOrder.fold)
         var upper = lower
         while let last = upper.last, last == 0xFF { upper.removeLast() }
         if upper.isEmpty {
@@ -24,13 +24,8 @@ struct PrefixRange: Equatable {
         }
     }
 
-    /// ASCII upper-case letters to lower case, as `NOCASE` compares them.
-    static func fold(_ byte: UInt8) -> UInt8 {
-        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-    }
-
     /// True when `key` sorts before the start of the range, so a cursor on it is not past the range.
     func isBefore(_ key: String) -> Bool {
-        key.utf8.lazy.map(Self.fold).lexicographicallyPrecedes(lower)
+        key.utf8.lazy.map(ProductIdOrder.fold).lexicographicallyPrecedes(lower)
     }
 }

@@ -30,8 +30,6 @@ public enum CatalogSchema {
     /// Created by the first edit; a replacing import starts a new file without it, after
     /// counting it, so the import can say how many hand edits it replaced.
     static let editsTable = "catalog_edits"
-    /// SQLite columns per table (`SQLITE_MAX_COLUMN`); the known fields take the first ones.
-    static let maxColumns = 2000
 
     /// The statements that create an empty catalog with these extra columns.
     ///

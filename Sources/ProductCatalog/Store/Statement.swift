@@ -95,7 +95,9 @@ public final class Statement {
 
     /// Binds the parameters with `bind`, runs the statement to completion (for writes), then
     /// resets it and clears every binding.
-    @inline(__always)
+    // Not inlined: Swift 6.3's optimizer crashes (signal 6 in EarlyPerfInliner) inlining a
+    // closure that borrows the noncopyable Bindings. One call per 32 rows costs nothing.
+    @inline(never)
     public func execute(_ bind: (borrowing Bindings) throws -> Void) throws {
         try using {
             try bind(Bindings(statement: self))
