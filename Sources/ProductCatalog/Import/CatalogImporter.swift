@@ -133,7 +133,7 @@ public struct CatalogImporter: Sendable {
                     counts.rowsInserted += batch.count
                     rowsInTransaction += batch.count
                     stream.recycle(batch)
-                    if rowsInTransaction >= options.batchSize {
+                    if rowsInTransaction >= options.rowsPerTransaction {
                         rowsInTransaction = 0
                         try target.commitAndContinue()
                     }

@@ -21,7 +21,7 @@ public struct ImportOptions: Sendable {
     /// Bytes read from the source at a time.
     public var chunkSize: Int
     /// Rows per transaction while writing.
-    public var batchSize: Int
+    public var rowsPerTransaction: Int
     /// Memory for sorting rows by productId; larger inputs are sorted in runs of this size on disk.
     public var sortMemory: Int
     /// How often progress is reported.
@@ -42,7 +42,7 @@ public struct ImportOptions: Sendable {
         maxErrors: Int = 1_000,
         maxFieldBytes: Int = ProductRules.maxFieldBytes,
         chunkSize: Int = 1 << 20,
-        batchSize: Int = 100_000,
+        rowsPerTransaction: Int = 100_000,
         sortMemory: Int = 16 << 20,
         progressInterval: Duration = .milliseconds(100)
     ) {
@@ -56,7 +56,7 @@ public struct ImportOptions: Sendable {
         self.maxErrors = maxErrors
         self.maxFieldBytes = maxFieldBytes
         self.chunkSize = chunkSize
-        self.batchSize = batchSize
+        self.rowsPerTransaction = rowsPerTransaction
         self.sortMemory = sortMemory
         self.progressInterval = progressInterval
     }

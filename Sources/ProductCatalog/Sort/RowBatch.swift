@@ -1,4 +1,5 @@
-/// Encoded rows copied out of the sorted runs into one buffer, to be inserted together.
+/// Encoded rows copied out of the sorted runs into one buffer, to be inserted together: what
+/// "batch" means everywhere in this package (a transaction is counted in rows, a statement in rows).
 ///
 /// A batch is the unit handed from the merging thread to the SQLite thread: the runs' buffers
 /// move on as soon as a row is copied, and the batch's bytes stay put until SQLite has them.
