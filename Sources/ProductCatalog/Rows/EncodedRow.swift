@@ -1,7 +1,7 @@
 /// A checked row in the compact binary form that sorted runs hold between parsing and inserting.
 ///
 /// Layout, native byte order: `[length: UInt32]` for the rest, `[line: Int64]`, then per
-/// statement parameter `[count: UInt32][bytes]`, where a price is its cents as 8 bytes and
+/// statement parameter `[count: UInt32][bytes]`, where a price is its thousandths as 8 bytes and
 /// `UInt32.max` marks NULL. Parameter 1 is always the productId.
 struct EncodedRow {
     /// The first byte of the row (its length word).
@@ -52,12 +52,11 @@ struct EncodedRow {
     /// How a slot of the row is bound to the insert statement.
     enum Parameter: Equatable {
         case text
-        /// An integer: cents, or a quantity.
+        /// An integer: a price in thousandths, or a quantity.
         case integer
         /// Always NULL and not in the statement: skipped.
         case absent
     }
-
 
     /// Orders rows by productId as `NOCASE` does, then by line: the order the catalog stores.
     @inline(__always)
