@@ -116,6 +116,10 @@ extension APIError {
         case .notACatalog, .notAFile: "The server's --db file is not a product catalog; start catalog serve with another --db."
         case .readOnly: "The catalog file is read-only on the server."
         case .unfinishedWrite: "A program was stopped while writing the catalog, and the server cannot roll its write back (no write access); see the server's output."
+        case .inUse: "Another program has the catalog open in write-ahead-log mode; close it and try again."
+        case .importRunning: "An import into this catalog is running; try again when it has finished."
+        case .cannotWrite: "The server cannot write the files beside its catalog; see the server's output."
+        case .database(_, let error): "The catalog could not be read or written (SQLite: \(error.message)); see the server's output."
         }
     }
 }

@@ -25,142 +25,156 @@ public struct CatalogImporter: Sendable {
         progress: (ImportProgress) -> Void = { _ in },
         isCancelled: () -> Bool = { false }
     ) throws -> ImportSummary {
-        let clock = ContinuousClock()
-        let start = clock.now
+        // The reporter keeps both closures only while `run` runs.
+        try withoutActuallyEscaping(progress) { progress in
+            try withoutActuallyEscaping(isCancelled) { isCancelled in
+                let source = options.encoding == .utf8 ? source : TranscodingByteSource(source, encoding: options.encoding)
+                var reporter = ProgressReporter(
+                    source: source, interval: options.progressInterval, progress: progress, isCancelled: isCancelled)
+                do {
+                    return try run(source, reporter: &reporter)
+                } catch let error as SortError {
+                    throw ImportError(error)
+                } catch let error as CatalogError {
+                    throw ImportError.catalog(error)
+                }
+            }
+        }
+    }
+
+    /// The import, phase by phase: sort the checked rows, write them into a new catalog, swap it in.
+    private func run(_ source: any ByteSource, reporter: inout ProgressReporter) throws -> ImportSummary {
         let destination = try ImportDestination(databasePath: options.databasePath, mode: options.mode)
         let lock = try ImportLock(importInto: destination.path)
         defer { withExtendedLifetime(lock) {} }
-
-        let source = options.encoding == .utf8 ? source : TranscodingByteSource(source, encoding: options.encoding)
         let reading = try ImportReading(source: source, options: options)
-        let (reader, header, format, mapping) = (reading.reader, reading.header, reading.format, reading.mapping)
-        var (record, layout, checker) = (reading.record, reading.layout, reading.checker)
-        let rejects = RejectsFile(path: options.resolvedRejectsPath, header: mapping.header)
-        var counts = ImportProgress(totalBytes: source.expectedBytes)
-        var nextReport = start + options.progressInterval
-        var estimate = ProgressEstimate()
-        var rowsToWrite: Int?
-        func report(_ phase: ImportProgress.Phase) {
-            counts.phase = phase
-            counts.bytesRead = source.bytesRead
-            counts.elapsed = clock.now - start
-            estimate.update(&counts, rowsToWrite: rowsToWrite)
-            progress(counts)
-        }
-        /// Reports when the interval has passed; called every 1,024 rows or so, to keep clock reads rare.
-        func reportIfDue(_ phase: ImportProgress.Phase) throws {
-            guard clock.now >= nextReport else { return }
-            if isCancelled() { throw ImportError.cancelled }
-            report(phase)
-            nextReport = clock.now + options.progressInterval
-        }
-        report(.loading)
+        let rejects = RejectsFile(path: options.resolvedRejectsPath, header: reading.mapping.header)
+        reporter.report(.loading)
 
-        // Stops whatever runs on the second core, and the writer, when this thread fails.
-        var stopStages: (() -> Void)?
-        var writer: CatalogBuild?
+        let sorted = try sortRows(reading, besides: destination.path, rejects: rejects, reporter: &reporter)
+        try reporter.stopIfCancelled()
+        reporter.report(.writing)
+        let build = try writeRows(sorted, into: destination.path, extraColumns: reading.mapping.extras.map(\.name), reporter: &reporter)
+        reporter.report(.finishing)
+        let stored = try install(build)
+
+        let counts = reporter.counts
+        let summary = ImportSummary(
+            rowsRead: counts.rowsRead, rowsInserted: counts.rowsInserted, rowsUpdated: counts.rowsInserted - (stored - build.productsBefore),
+            rowsRejected: counts.rowsRejected, duplicates: counts.duplicates, rowsFolded: counts.rowsFolded,
+            rowsPadded: counts.rowsPadded, format: reading.format, productsInCatalog: stored,
+            editsReplaced: build.editsReplaced, bytesRead: source.bytesRead, elapsed: reporter.elapsed,
+            databasePath: options.databasePath, rejectsPath: counts.rowsRejected > 0 ? rejects.path : nil)
+        reporter.finish(summary)
+        return summary
+    }
+
+    /// What sorting leaves: the checked rows in runs sorted by productId, and the checker that read them.
+    private struct SortedRows {
+        var runs: [any SortedRun]
+        /// It has learned the file (whether its prices named a currency), which decides the columns written.
+        var checker: ProductRowChecker
+    }
+
+    /// Phase 1: reads and checks every record; sorts the good ones into runs on a second core,
+    /// spilling to files beside `path`, and writes the others to `rejects`.
+    private func sortRows(
+        _ reading: consuming ImportReading, besides path: String, rejects: RejectsFile, reporter: inout ProgressReporter
+    ) throws -> SortedRows {
+        let runPathPrefix = path + ".importing"
         do {
-            // 1. Read and check every record; sort the good ones into runs, on a second core.
-            let arenaCapacity = options.sortMemory / 2
-            do {
-                try FileSystem.removeLeftoverRuns(pathPrefix: destination.path + ".importing")
-            } catch let error as ByteSourceError {
-                throw ImportError.destination(error)
+            try FileSystem.removeLeftoverRuns(pathPrefix: runPathPrefix)
+        } catch let error as ByteSourceError {
+            throw CatalogError.cannotWrite(error)
+        }
+        let arenaCapacity = options.sortMemory / 2
+        let sorter = RunSorter(arenaCapacity: arenaCapacity, policy: options.onDuplicate, pathPrefix: runPathPrefix)
+        var arena = RowArena(capacity: arenaCapacity)
+        var checker = reading.checker
+        let maxErrors = options.maxErrors
+        /// Checks one row and sorts it in or rejects it.
+        func accept(_ record: CSVRecord, line: Int) throws {
+            let malformation = record.malformation
+            var outcome = record.withFields { checker.encode($0, malformation: malformation, line: line, into: arena) }
+            if case .noRoom = outcome {
+                arena = try sorter.exchange(arena)
+                outcome = record.withFields { checker.encode($0, malformation: malformation, line: line, into: arena) }
+                if case .noRoom = outcome { outcome = .rejected("the row is larger than the import's sort memory") }
             }
-            let sorter = RunSorter(
-                arenaCapacity: arenaCapacity, policy: options.onDuplicate, pathPrefix: destination.path + ".importing")
-            stopStages = sorter.abandon
-            var arena = RowArena(capacity: arenaCapacity)
-            /// Checks one row (a record, or a row a layout made) and sorts it in or rejects it.
-            func accept(_ record: CSVRecord, line: Int) throws {
-                let malformation = record.malformation
-                var outcome = record.withFields { checker.encode($0, malformation: malformation, line: line, into: arena) }
-                if case .arenaFull = outcome {
-                    arena = try sorter.exchange(arena)
-                    outcome = record.withFields { checker.encode($0, malformation: malformation, line: line, into: arena) }
-                    if case .arenaFull = outcome { outcome = .rejected("the row is larger than the import's sort memory") }
+            guard case .rejected(let reason) = outcome else { return }
+            try record.withFields { try rejects.write(line: line, reason: reason, fields: $0) }
+            reporter.counts.rowsRejected += 1
+            if reporter.counts.rowsRejected > maxErrors {
+                throw ImportError.tooManyRejects(limit: maxErrors, line: line, rejectsPath: rejects.path)
+            }
+        }
+        do {
+            while try reading.readRows(accept) {
+                if reading.recordsRead & 1023 == 0 {
+                    reporter.counts.rowsRead = reading.recordsRead
+                    reporter.counts.rowsPadded = reading.recordsPadded
+                    try reporter.reportIfDue(.loading)
                 }
-                if case .rejected(let reason) = outcome { try reject(record, line: line, reason: reason) }
             }
-            func reject(_ record: CSVRecord, line: Int, reason: String) throws {
-                try record.withFields { try rejects.write(line: line, reason: reason, fields: $0) }
-                counts.rowsRejected += 1
-                if counts.rowsRejected > options.maxErrors {
-                    throw ImportError.tooManyRejects(limit: options.maxErrors, line: line, rejectsPath: rejects.path)
-                }
-            }
-            while try readNext(reader, into: &record) {
-                counts.rowsRead += 1
-                let line = record.position.line
-                // A row missing only its trailing fields (as spreadsheets write them) is read with them empty.
-                if record.count < header.count, record.malformation == nil, record.count > 0 {
-                    record.padFields(to: header.count)
-                    counts.rowsPadded += 1
-                }
-                if var platform = layout {
-                    if record.malformation != nil || record.count != header.count {
-                        try accept(record, line: line)
-                    } else {
-                        try platform.take(record.strings, line: line) { try accept(CSVRecord($0.fields), line: $0.line) }
-                    }
-                    layout = platform
-                } else {
-                    try accept(record, line: line)
-                }
-                if counts.rowsRead & 1023 == 0 { try reportIfDue(.loading) }
-            }
-            if var platform = layout {
-                try platform.finish { try accept(CSVRecord($0.fields), line: $0.line) }
-                counts.rowsFolded = platform.foldedRecords
-            }
+            try reading.finishRows(accept)
+            reporter.counts.rowsRead = reading.recordsRead
+            reporter.counts.rowsPadded = reading.recordsPadded
+            reporter.counts.rowsFolded = reading.recordsFolded
             try rejects.finish()
-            try checkSomethingKept(counts, checker: checker, rejectsPath: rejects.path, source: source.name)
-            let (runs, duplicatesInRuns) = try sorter.finish(last: arena)
-            counts.duplicates = duplicatesInRuns
-            rowsToWrite = counts.rowsRead - counts.rowsRejected - counts.rowsFolded - duplicatesInRuns
-            if isCancelled() { throw ImportError.cancelled }
-            report(.writing)
+            try checkSomethingKept(reporter.counts, checker: checker, rejectsPath: rejects.path, source: reading.sourceName)
+            let (runs, duplicates) = try sorter.finish(last: arena)
+            let counts = reporter.counts
+            reporter.counts.duplicates = duplicates
+            reporter.rowsToWrite = counts.rowsRead - counts.rowsRejected - counts.rowsFolded - duplicates
+            return SortedRows(runs: runs, checker: checker)
+        } catch {
+            sorter.abandon()
+            try? rejects.finish()
+            throw error
+        }
+    }
 
-            // 2. Merge the runs in productId order on the second core; write them on this one.
-            let target = try makeBuild(at: destination.path, extraColumns: mapping.extras.map(\.name), insertColumns: checker.insertColumns)
-            writer = target
-            let stream = RowBatchStream(runs: runs, policy: options.onDuplicate)
-            stopStages = stream.abandon
+    /// Phase 2: merges the runs in productId order on the second core and writes them into a new
+    /// catalog on this one, committing every ``ImportOptions/rowsPerTransaction`` rows.
+    private func writeRows(
+        _ sorted: SortedRows, into path: String, extraColumns: [String], reporter: inout ProgressReporter
+    ) throws -> CatalogBuild {
+        let build = try makeBuild(at: path, extraColumns: extraColumns, insertColumns: sorted.checker.insertColumns)
+        let stream = RowBatchStream(runs: sorted.runs, policy: options.onDuplicate)
+        do {
             var rowsInTransaction = 0
-            try checker.parameters.withUnsafeBufferPointer { parameters in
+            try sorted.checker.parameters.withUnsafeBufferPointer { parameters in
                 while let batch = try stream.next() {
-                    try target.insert(batch, parameters: parameters)
-                    counts.rowsInserted += batch.count
+                    try build.insert(batch, parameters: parameters)
+                    reporter.counts.rowsInserted += batch.count
                     rowsInTransaction += batch.count
                     stream.recycle(batch)
                     if rowsInTransaction >= options.rowsPerTransaction {
                         rowsInTransaction = 0
-                        try target.commitAndContinue()
+                        try build.commitAndContinue()
                     }
-                    try reportIfDue(.writing)
+                    try reporter.reportIfDue(.writing)
                 }
             }
-            counts.duplicates += try stream.finish()
-            stopStages = nil
-            if isCancelled() { throw ImportError.cancelled }
-            report(.finishing)
-
-            // 3. Commit, and for a replacement make the new file durable and swap it in.
-            let stored = try target.finish()
-            try target.install()
-            let added = stored - target.productsBefore
-            let summary = ImportSummary(
-                rowsRead: counts.rowsRead, rowsInserted: counts.rowsInserted, rowsUpdated: counts.rowsInserted - added,
-                rowsRejected: counts.rowsRejected, duplicates: counts.duplicates, rowsFolded: counts.rowsFolded,
-                rowsPadded: counts.rowsPadded, format: format, productsInCatalog: stored,
-                editsReplaced: target.editsReplaced, bytesRead: source.bytesRead, elapsed: clock.now - start,
-                databasePath: options.databasePath, rejectsPath: counts.rowsRejected > 0 ? rejects.path : nil)
-            progress(summary.progress)
-            return summary
+            reporter.counts.duplicates += try stream.finish()
+            try reporter.stopIfCancelled()
+            return build
         } catch {
-            stopStages?()
-            writer?.abandon()
-            try? rejects.finish()
+            stream.abandon()
+            build.abandon()
+            throw error
+        }
+    }
+
+    /// Phase 3: commits, and for a replacement makes the new file durable and swaps it in;
+    /// returns how many products the catalog now holds.
+    private func install(_ build: CatalogBuild) throws -> Int {
+        do {
+            let stored = try build.finish()
+            try build.install()
+            return stored
+        } catch {
+            build.abandon()
             throw error
         }
     }
@@ -188,9 +202,5 @@ public struct CatalogImporter: Sendable {
             throw error
         }
         return build
-    }
-
-    private func readNext(_ reader: CSVReader, into record: inout CSVRecord) throws -> Bool {
-        try ImportReading.readNext(reader, into: &record)
     }
 }

@@ -16,16 +16,9 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case tooManyRejects(limit: Int, line: Int, rejectsPath: String)
     /// `--on-duplicate fail` met a productId again.
     case duplicate(productId: String, firstLine: Int, line: Int)
-    /// A file beside the catalog (its lock, its build file) could not be written.
-    case destination(ByteSourceError)
-    /// The database could not be written.
-    case database(path: String, SQLiteError)
-    /// The destination is not a catalog (or cannot be one).
+    /// The catalog could not be opened, written or swapped: it is not a catalog, it is
+    /// read-only or in use, or the disk is full.
     case catalog(CatalogError)
-    /// Another program holds the catalog in a way that a swap could corrupt.
-    case catalogInUse(path: String)
-    /// Another import into the same catalog is running.
-    case importRunning(path: String)
     /// The caller cancelled the import.
     case cancelled
 
@@ -53,24 +46,20 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
             return "stopped at line \(line): more than \(limit) rows were rejected (see \(rejectsPath); raise --max-errors to go on). The catalog was not changed."
         case .duplicate(let productId, let firstLine, let line):
             return "productId \"\(productId)\" appears on line \(firstLine) and again on line \(line) (--on-duplicate fail). The catalog was not changed."
-        case .destination(let error):
-            return "cannot write \(error). Choose a --db path in a folder you can write to."
-        case .database(let path, let error):
-            if error.isFull {
-                return "\(path): the disk is full (\(error.message)). The catalog was not changed."
-            }
-            if error.isReadOnly {
-                return "\(path): the catalog or its folder cannot be written (\(error.message)). The catalog was not changed."
-            }
-            return "\(path): SQLite could not write the catalog (\(error.message), code \(error.extendedCode)). The catalog was not changed."
         case .catalog(let error):
             return error.description
-        case .catalogInUse(let path):
-            return "\(path): another program has the catalog open in write-ahead-log mode; close it and import again. The catalog was not changed."
-        case .importRunning(let path):
-            return "\(path): another import into this catalog is running; wait for it to finish."
         case .cancelled:
             return "the import was cancelled. The catalog was not changed."
+        }
+    }
+}
+
+extension ImportError {
+    /// The import's reading of an error from the sort.
+    init(_ error: SortError) {
+        switch error {
+        case .duplicate(let productId, let firstLine, let line): self = .duplicate(productId: productId, firstLine: firstLine, line: line)
+        case .stopped: self = .cancelled
         }
     }
 }

@@ -46,43 +46,28 @@ extension CatalogImporter {
         let source = options.encoding == .utf8 ? source : TranscodingByteSource(source, encoding: options.encoding)
         var reading = try ImportReading(source: source, options: options)
         let arena = RowArena(capacity: 4 << 20)
+        var checker = reading.checker
         var products: [Product] = []
         var rejects: [ImportPreview.Reject] = []
-        var rowsRead = 0
-        let columns = reading.checker.columnNames
-        let integers = reading.checker.slots.map(\.kind.isInteger)
+        let columns = checker.columnNames
+        let integers = checker.slots.map(\.kind.isInteger)
         func accept(_ record: CSVRecord, line: Int) {
             guard products.count < rows || rejects.count < rows else { return }
             let malformation = record.malformation
-            switch record.withFields({ reading.checker.encode($0, malformation: malformation, line: line, into: arena) }) {
+            switch record.withFields({ checker.encode($0, malformation: malformation, line: line, into: arena) }) {
             case .encoded:
                 if products.count < rows {
                     products.append(arena.row(arena.entries.count - 1).product(columns: columns, integers: integers))
                 }
             case .rejected(let reason):
                 if rejects.count < rows { rejects.append(.init(line: line, reason: reason)) }
-            case .arenaFull:
+            case .noRoom:
                 arena.removeAll()
             }
         }
-        var record = reading.record
-        while rowsRead < maxRecords, products.count < rows || rejects.count < rows,
-              try ImportReading.readNext(reading.reader, into: &record) {
-            rowsRead += 1
-            let line = record.position.line
-            if record.count < reading.header.count, record.malformation == nil, record.count > 0 {
-                record.padFields(to: reading.header.count)
-            }
-            if var layout = reading.layout, record.malformation == nil, record.count == reading.header.count {
-                try layout.take(record.strings, line: line) { accept(CSVRecord($0.fields), line: $0.line) }
-                reading.layout = layout
-            } else {
-                accept(record, line: line)
-            }
-        }
-        if var layout = reading.layout {
-            try layout.finish { accept(CSVRecord($0.fields), line: $0.line) }
-        }
+        while reading.recordsRead < maxRecords, products.count < rows || rejects.count < rows,
+              try reading.readRows(accept) {}
+        try reading.finishRows(accept)
         let fields: [ImportPreview.FieldSource] = ProductField.allCases.compactMap { field in
             if let rule = reading.format.fieldRules[field] { return .init(field: field, source: rule) }
             guard reading.layout == nil, let column = reading.mapping.fieldColumns[field] else { return nil }
@@ -93,7 +78,7 @@ extension CatalogImporter {
             format: reading.format, delimiter: delimiter, encoding: options.encoding,
             keyRule: reading.format.keyRule ?? "the \(fields.first?.source ?? "productId") column",
             fields: fields, extraColumns: reading.mapping.extras.map(\.name),
-            products: products, rejects: rejects, rowsRead: rowsRead)
+            products: products, rejects: rejects, rowsRead: reading.recordsRead)
     }
 }
 

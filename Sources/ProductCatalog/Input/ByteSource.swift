@@ -17,7 +17,7 @@ public protocol ByteSource: AnyObject {
 }
 
 /// Why a byte source could not be opened or read.
-public struct ByteSourceError: Error, Sendable, CustomStringConvertible {
+public struct ByteSourceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The source's name, such as a path.
     public var source: String
     /// What went wrong, in words.

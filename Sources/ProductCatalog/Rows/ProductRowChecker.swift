@@ -86,13 +86,13 @@ struct ProductRowChecker {
         zip(columnNames, parameters).filter { $0.1 != .absent }.map(\.0)
     }
 
-    /// Checks `fields`; when they pass, encodes them (with `line`) into `arena`: ``Outcome/encoded``.
+    /// Checks `fields`; when they pass, encodes them (with `line`) into `storage`: ``Outcome/encoded``.
     ///
-    /// Returns the reason when the record is rejected, and ``Outcome/arenaFull`` when the record
-    /// is fine but the arena has no room: spill the arena and call again.
+    /// Returns the reason when the record is rejected, and ``Outcome/noRoom`` when the record
+    /// is fine but the storage is full: empty it (or take another) and call again.
     @inline(__always)
-    mutating func encode(
-        _ fields: CSVRecord.Fields, malformation: CSVMalformation?, line: Int, into arena: RowArena
+    mutating func encode<Storage: EncodedRowStorage>(
+        _ fields: CSVRecord.Fields, malformation: CSVMalformation?, line: Int, into storage: Storage
     ) -> Outcome {
         if let malformation { return .rejected(malformation.description) }
         guard fields.count == header.count else {
@@ -150,7 +150,7 @@ struct ProductRowChecker {
                     }
                 }
             }
-            guard let start = arena.reserve(size) else { return .arenaFull }
+            guard let start = storage.reserve(size) else { return .noRoom }
             start.storeBytes(of: UInt32(size - 4), as: UInt32.self)
             start.storeBytes(of: Int64(line), toByteOffset: 4, as: Int64.self)
             var cursor = start + EncodedRow.headerSize
@@ -182,7 +182,7 @@ struct ProductRowChecker {
                     }
                 }
             }
-            arena.commit()
+            storage.commit()
             return .encoded
         }
     }
@@ -227,7 +227,7 @@ struct ProductRowChecker {
     enum Outcome {
         case encoded
         case rejected(String)
-        case arenaFull
+        case noRoom
     }
 
     @inline(__always)

@@ -2,7 +2,7 @@
 ///
 /// One arena is filled, sorted and written out as a run, then reused: the import's memory
 /// stays the arena's size whatever the input's.
-final class RowArena {
+final class RowArena: EncodedRowStorage {
     /// Where a row sits, with its key's first bytes for quick comparisons.
     struct Entry {
         var prefix: KeyPrefix
@@ -75,7 +75,7 @@ extension RowArena {
                 switch policy {
                 case .first: continue
                 case .last: entries[kept] = entries[index]
-                case .fail: throw ImportError.duplicate(previous, next)
+                case .fail: throw SortError.duplicate(previous, next)
                 }
             } else {
                 kept += 1
@@ -85,13 +85,5 @@ extension RowArena {
         let dropped = entries.count - (kept + 1)
         entries.removeLast(dropped)
         return dropped
-    }
-}
-
-extension ImportError {
-    /// `--on-duplicate fail` found `later` repeating `earlier`'s productId.
-    static func duplicate(_ earlier: EncodedRow, _ later: EncodedRow) -> ImportError {
-        .duplicate(
-            productId: String(decoding: earlier.key, as: UTF8.self), firstLine: earlier.line, line: later.line)
     }
 }

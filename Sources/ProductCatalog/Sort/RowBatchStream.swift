@@ -20,7 +20,7 @@ final class RowBatchStream {
                 try merger.forEach { row in
                     batch.append(row)
                     if batch.isFull {
-                        guard full.put(batch), let next = try empty.take() else { throw ImportError.cancelled }
+                        guard full.put(batch), let next = try empty.take() else { throw SortError.stopped }
                         batch = next
                     }
                 }

@@ -37,7 +37,7 @@ final class RowMerger {
                 duplicates += 1
                 switch policy {
                 case .fail:
-                    throw ImportError.duplicate(top.row, heap[other].row)
+                    throw SortError.duplicate(top.row, heap[other].row)
                 case .first:
                     try advance(&heap, at: other)
                 case .last:

@@ -37,7 +37,7 @@ final class RunSorter {
     /// Hands over a full arena and returns an empty one, waiting while the other is still being sorted.
     func exchange(_ arena: RowArena) throws -> RowArena {
         full.put(arena)
-        guard let next = try empty.take() else { throw ImportError.cancelled }
+        guard let next = try empty.take() else { throw SortError.stopped }
         return next
     }
 

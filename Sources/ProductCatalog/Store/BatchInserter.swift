@@ -50,7 +50,7 @@ extension CatalogBuild {
         do {
             return try body()
         } catch let error as SQLiteError {
-            throw ImportError.database(path: livePath, error)
+            throw CatalogError.database(path: livePath, error)
         }
     }
 }

@@ -36,7 +36,7 @@ final class CatalogBuild {
             try removeBuildFiles()
             if copyingLive { try copyLive() }
         } catch let error as ByteSourceError {
-            throw ImportError.destination(error)
+            throw CatalogError.cannotWrite(error)
         }
         let connection = try database { try Connection(path: buildPath, mode: .create) }
         self.connection = connection
@@ -163,7 +163,7 @@ final class CatalogBuild {
             connection.setBusyTimeout(milliseconds: 2_000)
             _ = try? connection.scalarText("PRAGMA journal_mode = DELETE")
             guard try destination({ try FileSystem.size(ofFileAt: livePath + "-wal") }) == nil else {
-                throw ImportError.catalogInUse(path: livePath)
+                throw CatalogError.inUse(path: livePath)
             }
             connection.setBusyTimeout(milliseconds: 30_000)
         }
@@ -196,12 +196,12 @@ final class CatalogBuild {
         try FileSystem.removeIfPresent(buildPath + "-journal")
     }
 
-    /// Runs `body`, turning a file error into ``ImportError/destination(_:)``.
+    /// Runs `body`, turning a file error into ``CatalogError/cannotWrite(_:)``.
     private func destination<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as ByteSourceError {
-            throw ImportError.destination(error)
+            throw CatalogError.cannotWrite(error)
         }
     }
 }

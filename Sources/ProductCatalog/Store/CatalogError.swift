@@ -1,4 +1,4 @@
-/// A catalog-level failure: the file to read or write is not what it should be.
+/// Why the catalog file could not be opened, written or swapped: the store's one error.
 public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing at the path: import something first.
     case noCatalog(path: String)
@@ -10,6 +10,14 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     case readOnly(path: String)
     /// A program stopped in the middle of a write, and this user cannot roll it back.
     case unfinishedWrite(path: String)
+    /// Another program has the catalog open in write-ahead-log mode, which a swap could corrupt.
+    case inUse(path: String)
+    /// Another import into the same catalog is running.
+    case importRunning(path: String)
+    /// A file beside the catalog (its lock, its build file, a sort run) could not be written.
+    case cannotWrite(ByteSourceError)
+    /// SQLite could not read or write the catalog at `path`.
+    case database(path: String, SQLiteError)
 
     public var description: String {
         switch self {
@@ -23,6 +31,18 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path) is read-only, so it was left untouched. Make it writable (chmod u+w \(path)) or choose another --db path."
         case .unfinishedWrite(let path):
             "\(path): a program was stopped in the middle of writing this catalog, and rolling its write back needs write access to the file and its folder. Run `catalog search --db \(path)` once as a user who can write there; that restores the catalog as it was before the interrupted write."
+        case .inUse(let path):
+            "\(path): another program has the catalog open in write-ahead-log mode; close it and import again. The catalog was not changed."
+        case .importRunning(let path):
+            "\(path): another import into this catalog is running; wait for it to finish."
+        case .cannotWrite(let error):
+            "cannot write \(error). Choose a --db path in a folder you can write to."
+        case .database(let path, let error) where error.isFull:
+            "\(path): the disk is full (\(error.message)). The catalog was not changed."
+        case .database(let path, let error) where error.isReadOnly:
+            "\(path): the catalog or its folder cannot be written (\(error.message)). The catalog was not changed."
+        case .database(let path, let error):
+            "\(path): SQLite could not write the catalog (\(error.message), code \(error.extendedCode)). The catalog was not changed."
         }
     }
 }

@@ -13,26 +13,24 @@ struct ImportDestination {
         do {
             path = try FileSystem.resolvingLinks(databasePath)
         } catch let error as ByteSourceError {
-            throw ImportError.destination(error)
+            throw CatalogError.cannotWrite(error)
         }
         let kind: CatalogSchema.FileKind
         do {
             kind = try CatalogSchema.kind(ofFileAt: path)
-        } catch let error as CatalogError {
-            throw ImportError.catalog(error)
         } catch let error as SQLiteError {
-            throw ImportError.database(path: path, error)
+            throw CatalogError.database(path: path, error)
         }
         switch kind {
         case .catalog, .empty:
-            if kind == .empty, mode == .upsert { throw ImportError.catalog(.noCatalog(path: databasePath)) }
+            if kind == .empty, mode == .upsert { throw CatalogError.noCatalog(path: databasePath) }
             guard case .regular(_, let fileMode, _, _)? = try? FileSystem.entry(at: path),
                   FileSystem.isWritable(path, mode: fileMode)
-            else { throw ImportError.catalog(.readOnly(path: databasePath)) }
+            else { throw CatalogError.readOnly(path: databasePath) }
         case .missing:
-            if mode == .upsert { throw ImportError.catalog(.noCatalog(path: databasePath)) }
+            if mode == .upsert { throw CatalogError.noCatalog(path: databasePath) }
         case .otherDatabase, .notADatabase:
-            throw ImportError.catalog(.notACatalog(path: databasePath))
+            throw CatalogError.notACatalog(path: databasePath)
         }
     }
 }

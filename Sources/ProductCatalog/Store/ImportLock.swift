@@ -17,19 +17,19 @@ final class ImportLock {
     /// Takes the lock for an import into the catalog at `databasePath` (links already followed).
     ///
     /// Edits hold the lock only briefly, so a busy lock is retried for up to `patience` before
-    /// the import gives up with ``ImportError/importRunning(path:)``.
+    /// the import gives up with ``CatalogError/importRunning(path:)``.
     init(importInto databasePath: String, patience: Duration = .seconds(3)) throws {
         let path = Self.path(for: databasePath)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw ImportError.destination(ByteSourceError(source: path, reason: FileByteSource.describe(errno: errno)))
+            throw CatalogError.cannotWrite(ByteSourceError(source: path, reason: FileByteSource.describe(errno: errno)))
         }
         let clock = ContinuousClock()
         let deadline = clock.now + patience
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, clock.now < deadline else {
                 close(fd)
-                throw ImportError.importRunning(path: databasePath)
+                throw CatalogError.importRunning(path: databasePath)
             }
             usleep(10_000)
         }

@@ -1,7 +1,7 @@
 import CSQLite
 
 /// An error reported by SQLite: its extended result code, its message, the SQL that failed and the file.
-public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The extended result code, such as `SQLITE_CONSTRAINT_PRIMARYKEY` (1555).
     public var extendedCode: Int32
     /// SQLite's own explanation.

@@ -61,7 +61,7 @@ import Testing
         #expect {
             try fixture.importCSV("sku,name\n" + rows + "\n")
         } throws: { error in
-            guard case ImportError.database(_, let sqlite) = error else { return false }
+            guard case ImportError.catalog(.database(_, let sqlite)) = error else { return false }
             return sqlite.isFull && String(describing: error).contains("the disk is full")
         }
         #expect(try fixture.allProducts().map(\.productId) == ["OLD"])
@@ -96,7 +96,7 @@ import Testing
         #expect {
             try fixture.importCSV("sku\nA1\n")
         } throws: { error in
-            guard case ImportError.importRunning = error else { return false }
+            guard case ImportError.catalog(.importRunning) = error else { return false }
             return true
         }
         withExtendedLifetime(lock) {}
@@ -132,7 +132,7 @@ import Testing
             #expect {
                 try fixture.importCSV("sku\nNEW\n")
             } throws: { error in
-                guard case ImportError.catalogInUse = error else { return false }
+                guard case ImportError.catalog(.inUse) = error else { return false }
                 return true
             }
             try holder.execute("COMMIT")

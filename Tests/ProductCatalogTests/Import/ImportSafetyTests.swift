@@ -113,7 +113,7 @@ import Testing
         #expect {
             try CatalogImporter(options: options).run(source: MemoryByteSource("productId\nC1\n"))
         } throws: { error in
-            if case ImportError.importRunning = error { return true }
+            if case ImportError.catalog(.importRunning) = error { return true }
             return false
         }
         withExtendedLifetime(lock) {}

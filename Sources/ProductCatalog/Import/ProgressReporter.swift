@@ -1,0 +1,61 @@
+/// An import's counters, and the caller's `progress` called with them about every `interval`.
+///
+/// The phases count into ``counts`` as they go. Reading the clock costs more than checking a
+/// row, so the reading loop asks ``reportIfDue(_:)`` only every 1,024 records; the caller's
+/// `isCancelled` is polled at the same moments.
+struct ProgressReporter {
+    var counts: ImportProgress
+    /// Rows the writing phase will write, known once reading ends; the estimate of time left uses it.
+    var rowsToWrite: Int?
+    private let source: any ByteSource
+    private let interval: Duration
+    private let progress: (ImportProgress) -> Void
+    private let isCancelled: () -> Bool
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private var nextReport: ContinuousClock.Instant
+    private var estimate = ProgressEstimate()
+
+    init(source: any ByteSource, interval: Duration,
+         progress: @escaping (ImportProgress) -> Void, isCancelled: @escaping () -> Bool) {
+        self.source = source
+        self.interval = interval
+        self.progress = progress
+        self.isCancelled = isCancelled
+        counts = ImportProgress()
+        start = clock.now
+        nextReport = start + interval
+    }
+
+    /// Time since the import started.
+    var elapsed: Duration { clock.now - start }
+
+    /// Sends a snapshot of the counters, in `phase`, now.
+    mutating func report(_ phase: ImportProgress.Phase) {
+        counts.phase = phase
+        counts.bytesRead = source.bytesRead
+        // A download learns its length from the response, after the import has begun.
+        counts.totalBytes = source.expectedBytes
+        counts.elapsed = elapsed
+        estimate.update(&counts, rowsToWrite: rowsToWrite)
+        progress(counts)
+    }
+
+    /// Sends a snapshot when the interval has passed, first stopping the import if the caller cancelled it.
+    mutating func reportIfDue(_ phase: ImportProgress.Phase) throws {
+        guard clock.now >= nextReport else { return }
+        try stopIfCancelled()
+        report(phase)
+        nextReport = clock.now + interval
+    }
+
+    /// Throws ``ImportError/cancelled`` when the caller has cancelled the import.
+    func stopIfCancelled() throws {
+        if isCancelled() { throw ImportError.cancelled }
+    }
+
+    /// Sends the last snapshot, the finished import's.
+    func finish(_ summary: ImportSummary) {
+        progress(summary.progress)
+    }
+}
