@@ -55,7 +55,7 @@ public struct Product: Sendable, Hashable {
     }
 }
 
-extension Product {
+extension Product: JSONRepresentable {
     /// The product as JSON: field names as keys in a fixed order, prices as exact decimal
     /// strings (`"12.50"`), missing values as `null`, then each extra column under its header.
     public var jsonValue: JSONValue {
@@ -82,30 +82,22 @@ extension Product {
 
 extension Product: Decodable {
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: AnyKey.self)
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
         func text(_ field: ProductField) throws -> String? {
-            try container.decodeIfPresent(String.self, forKey: AnyKey(field.rawValue))
+            try container.decodeIfPresent(String.self, forKey: AnyCodingKey(field.rawValue))
         }
         self.init(
-            productId: try container.decode(String.self, forKey: AnyKey(ProductField.productId.rawValue)),
+            productId: try container.decode(String.self, forKey: AnyCodingKey(ProductField.productId.rawValue)),
             title: try text(.title),
-            listPrice: try container.decodeIfPresent(Price.self, forKey: AnyKey(ProductField.listPrice.rawValue)),
-            salesPrice: try container.decodeIfPresent(Price.self, forKey: AnyKey(ProductField.salesPrice.rawValue)),
+            listPrice: try container.decodeIfPresent(Price.self, forKey: AnyCodingKey(ProductField.listPrice.rawValue)),
+            salesPrice: try container.decodeIfPresent(Price.self, forKey: AnyCodingKey(ProductField.salesPrice.rawValue)),
             color: try text(.color), size: try text(.size), productType: try text(.productType),
             taxRate: try text(.taxRate), imageURL: try text(.imageURL), groupId: try text(.groupId),
-            currency: try text(.currency), quantity: try container.decodeIfPresent(Int64.self, forKey: AnyKey(ProductField.quantity.rawValue)),
+            currency: try text(.currency), quantity: try container.decodeIfPresent(Int64.self, forKey: AnyCodingKey(ProductField.quantity.rawValue)),
             brand: try text(.brand), description: try text(.description))
         let known = Set(ProductField.allCases.map(\.rawValue))
         extras = try container.allKeys.filter { !known.contains($0.stringValue) }.map {
             Extra(name: $0.stringValue, value: try container.decodeIfPresent(String.self, forKey: $0))
         }
-    }
-
-    struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }

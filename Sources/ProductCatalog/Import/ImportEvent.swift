@@ -2,7 +2,7 @@
 ///
 /// `catalog import --json` prints these, one per line, and `catalog serve` sends the same JSON
 /// as Server-Sent Events, so a script reads the command's lines and the web API's events alike.
-public enum ImportEvent: Sendable, Equatable {
+public enum ImportEvent: Sendable, Equatable, JSONRepresentable {
     /// A snapshot of the counters while the import runs.
     case progress(ImportProgress)
     /// The exact account of a finished import.

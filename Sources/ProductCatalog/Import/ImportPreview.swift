@@ -124,7 +124,7 @@ extension EncodedRow {
     }
 }
 
-extension ImportPreview {
+extension ImportPreview: JSONRepresentable {
     /// The preview as `catalog inspect --json` prints it and `POST /api/imports/preview` answers.
     public var jsonValue: JSONValue {
         .object([

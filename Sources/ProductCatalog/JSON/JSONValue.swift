@@ -1,7 +1,10 @@
 /// A JSON document whose objects keep their keys in the order given.
 ///
 /// Output people and scripts read (`catalog search --json`, the web API) lists `productId`
-/// first and extra columns last, in file order; `JSONEncoder` does not promise any order.
+/// first and extra columns last, in file order, as the README documents it. `JSONEncoder` cannot
+/// keep an order: on Linux (Swift 6.3.1) it writes one object's keys in a different order in
+/// each process, and `.sortedKeys` would move `productId` and scatter the extras. The types
+/// that have a `jsonValue` are `Encodable` through it, for an app that wants its own encoder.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -86,5 +89,56 @@ public enum JSONValue: Sendable, Hashable {
             }
         }
         output += "\""
+    }
+}
+
+extension JSONValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
+            self = .object(try object.allKeys.map { Member($0.stringValue, try object.decode(JSONValue.self, forKey: $0)) })
+        } else if var array = try? decoder.unkeyedContainer() {
+            var values: [JSONValue] = []
+            while !array.isAtEnd { values.append(try array.decode(JSONValue.self)) }
+            self = .array(values)
+        } else {
+            let value = try decoder.singleValueContainer()
+            if value.decodeNil() {
+                self = .null
+            } else if let bool = try? value.decode(Bool.self) {
+                self = .bool(bool)
+            } else if let int = try? value.decode(Int.self) {
+                self = .int(int)
+            } else if let double = try? value.decode(Double.self) {
+                self = .double(double)
+            } else {
+                self = .string(try value.decode(String.self))
+            }
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .object(let members):
+            var object = encoder.container(keyedBy: AnyCodingKey.self)
+            for member in members { try object.encode(member.value, forKey: AnyCodingKey(member.key)) }
+        case .array(let values):
+            var array = encoder.unkeyedContainer()
+            for value in values { try array.encode(value) }
+        case .null:
+            var value = encoder.singleValueContainer()
+            try value.encodeNil()
+        case .bool(let bool):
+            var value = encoder.singleValueContainer()
+            try value.encode(bool)
+        case .int(let int):
+            var value = encoder.singleValueContainer()
+            try value.encode(int)
+        case .double(let double):
+            var value = encoder.singleValueContainer()
+            try value.encode(double)
+        case .string(let string):
+            var value = encoder.singleValueContainer()
+            try value.encode(string)
+        }
     }
 }

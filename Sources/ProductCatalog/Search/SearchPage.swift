@@ -11,12 +11,32 @@ public struct SearchPage: Sendable, Hashable {
     }
 }
 
-extension SearchPage {
+extension SearchPage: JSONRepresentable {
     /// `{"products":[…],"nextCursor":"…"}`, with `nextCursor` null on the last page.
     public var jsonValue: JSONValue {
         .object([
             "products": .array(products.map(\.jsonValue)),
             "nextCursor": .string(nextCursor?.description),
         ])
+    }
+}
+
+extension SearchPage: Decodable {
+    private enum CodingKeys: String, CodingKey {
+        case products, nextCursor
+    }
+
+    /// Reads a page as ``jsonValue`` writes it, such as an answer of `GET /api/products`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        products = try container.decode([Product].self, forKey: .products)
+        if let text = try container.decodeIfPresent(String.self, forKey: .nextCursor) {
+            guard let cursor = KeysetCursor(text) else {
+                throw DecodingError.dataCorruptedError(forKey: .nextCursor, in: container, debugDescription: "not a cursor this catalog wrote")
+            }
+            nextCursor = cursor
+        } else {
+            nextCursor = nil
+        }
     }
 }
