@@ -24,10 +24,10 @@ public final class CatalogStore: Sendable {
         writing = DatabaseQueue(label: "catalog-store.write", state: nil)
     }
 
-    /// A page of products whose productId starts with `prefix`, and how many match in all.
-    public func page(prefix: String, after cursor: KeysetCursor?, limit: Int) async throws -> (page: SearchPage, count: Int) {
+    /// A page of products matching `text` (a query, or with `byPrefix` the start of a productId), and how many match in all.
+    public func page(_ text: String, byPrefix: Bool, after cursor: KeysetCursor?, limit: Int) async throws -> (page: SearchPage, count: Int) {
         try await reading.run { side in
-            try side.recovering { try $0.page(prefix: prefix, after: cursor, limit: limit) }
+            try side.recovering { try $0.page(text, byPrefix: byPrefix, after: cursor, limit: limit) }
         }
     }
 

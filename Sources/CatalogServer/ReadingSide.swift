@@ -8,7 +8,7 @@ struct ReadingSide {
     /// A connection that only watches `PRAGMA data_version`, which changes whenever another
     /// connection (this server's editor, or another program) commits to the file.
     private var watcher: Connection?
-    /// Match counts by prefix, valid while the file and its data version stay the same.
+    /// Match counts by prefix or query, valid while the file and its data version stay the same.
     private var counts: [String: Int] = [:]
     private var countsVersion: Int64?
 
@@ -28,19 +28,22 @@ struct ReadingSide {
         }
     }
 
-    /// A page of products whose productId starts with `prefix`, and how many match in all.
-    mutating func page(prefix: String, after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int) {
+    /// A page of products matching `text` (as a query, or with `byPrefix` as a productId prefix), and how many match in all.
+    mutating func page(_ text: String, byPrefix: Bool, after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int) {
         guard let search = try currentSearch() else { return (SearchPage(products: [], nextCursor: nil), 0) }
-        let page = try search.page(prefix: prefix, after: cursor, limit: limit)
+        let page = byPrefix
+            ? try search.page(prefix: text, after: cursor, limit: limit)
+            : try search.page(query: text, after: cursor, limit: limit)
         let version = try watcher?.scalarInt("PRAGMA data_version")
         if version != countsVersion {
             counts.removeAll()
             countsVersion = version
         }
-        if let count = counts[prefix] { return (page, count) }
-        let count = try search.count(prefix: prefix)
+        let key = (byPrefix ? "prefix:" : "query:") + text
+        if let count = counts[key] { return (page, count) }
+        let count = byPrefix ? try search.count(prefix: text) : try search.count(query: text)
         if counts.count >= 256 { counts.removeAll() }
-        counts[prefix] = count
+        counts[key] = count
         return (page, count)
     }
 

@@ -5,17 +5,25 @@ import ProductCatalog
 extension Catalog {
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Find products whose productId starts with a prefix.",
+            abstract: "Find products by the start of their productId or by words of their title.",
             discussion: """
-                Matching ignores ASCII case (ab finds AB12); results come in productId order, a \
-                page at a time. Each page ends with the command for the next one: pass its \
-                --after cursor back unchanged. An empty prefix ("") lists every product. Spaces \
-                around the prefix are ignored. A prefix that starts with - goes after --, as in \
-                catalog search -- -F1.
+                catalog search QUERY lists first the products whose productId starts with QUERY \
+                (ASCII case ignored: ab finds AB12), in productId order; then those with a word \
+                starting with each word of QUERY in their title, brand or type (case and accents \
+                ignored: lin shi finds Linen Shirt, cafe finds Café), in the order the catalog \
+                indexed them: productId order for the last import, then products added since. \
+                No product is listed twice. --prefix P lists only the productIds starting with P.
+
+                Results come a page at a time. Each page ends with the command for the next one: \
+                pass its --after cursor back unchanged. An empty query ("") lists every product. \
+                A query that starts with - goes after --, as in catalog search -- -F1.
                 """)
 
-        @Argument(help: "The start of the productIds to find.")
-        var prefix = ""
+        @Argument(help: "The start of a productId, or words of a title, brand or type.")
+        var query = ""
+
+        @Option(help: "Only the products whose productId starts with this, and no word matches.")
+        var prefix: String?
 
         @OptionGroup var database: DatabaseOptions
 
@@ -33,24 +41,39 @@ extension Catalog {
             if let after, KeysetCursor(after) == nil {
                 throw ValidationError("--after \(after) is not a cursor printed by catalog search; copy it unchanged.")
             }
+            if prefix != nil, !query.isEmpty {
+                throw ValidationError("Give either a query or --prefix, not both.")
+            }
         }
 
         func run() async throws {
-            let prefix = ProductRules.trimmed(self.prefix)
+            let text = ProductRules.trimmed(prefix ?? query)
             let search = try ProductSearch(databasePath: database.db)
-            let page = try search.page(prefix: prefix, after: after.flatMap(KeysetCursor.init), limit: limit)
+            let cursor = after.flatMap(KeysetCursor.init)
+            let page: SearchPage
+            if prefix != nil {
+                page = try search.page(prefix: text, after: cursor, limit: limit)
+            } else {
+                page = try search.page(query: text, after: cursor, limit: limit)
+                if !text.isEmpty, try !search.hasWordIndex {
+                    Terminal.standardError.write("Note: this catalog was made before word search, so only productIds starting with \(ShellQuoting.quote(text)) were searched. Import the file again, or add or edit a product, to index its words.\n")
+                }
+            }
             if json {
                 Terminal.standardOutput.write(page.jsonValue.serialized + "\n")
             } else {
                 Terminal.standardOutput.write(ProductTable(products: page.products).render())
                 if let next = page.nextCursor {
-                    var command = "catalog search \(ShellQuoting.quote(prefix))"
+                    var command = "catalog search " + (prefix != nil ? "--prefix " : "") + ShellQuoting.quote(text)
                     if database.db != "catalog.sqlite" { command += " --db \(ShellQuoting.quote(database.db))" }
                     if limit != ProductSearch.defaultPageSize { command += " --limit \(limit)" }
                     command += " --after \(next)"
                     Terminal.standardOutput.write("\nNext page: \(command)\n")
+                } else if page.products.isEmpty {
+                    let what = prefix != nil ? "start with" : "match"
+                    Terminal.standardOutput.write("No products \(what) \(ShellQuoting.quote(text)).\n")
                 } else {
-                    Terminal.standardOutput.write(page.products.isEmpty ? "No products start with \(ShellQuoting.quote(prefix)).\n" : "\n(end of results)\n")
+                    Terminal.standardOutput.write("\n(end of results)\n")
                 }
             }
         }

@@ -34,7 +34,7 @@ import Testing
             while try query.step() { expected.append(query.text(at: 0)!) }
 
             var seen: [String] = []
-            var arguments = ["search", prefix, "--json", "--limit", "500"]
+            var arguments = ["search", "--prefix", prefix, "--json", "--limit", "500"]
             while true {
                 let page = try catalog.run(arguments)
                 #expect(page.status == 0, "\(page.standardError)")
@@ -42,7 +42,7 @@ import Testing
                 let products = try #require(object["products"] as? [[String: Any]])
                 seen += products.compactMap { $0["productId"] as? String }
                 guard let next = object["nextCursor"] as? String else { break }
-                arguments = ["search", prefix, "--json", "--limit", "500", "--after", next]
+                arguments = ["search", "--prefix", prefix, "--json", "--limit", "500", "--after", next]
             }
             #expect(seen == expected, "prefix \(prefix)")
         }

@@ -1,14 +1,26 @@
 import Foundation
 
-/// Where the next page of a search starts: just after the last productId of the page before.
+/// Where the next page of a search starts: just after the last product of the page before.
 ///
-/// Its text form is opaque (base64url of the key) so that people pass it back unchanged.
+/// A search lists productId matches first, in productId order, then word matches in word-index
+/// order (see ``ProductSearch/page(query:after:limit:)``); the cursor holds the last productId
+/// or, among word matches, the last one's place in the word index. Its text form is opaque
+/// (base64url) so that people pass it back unchanged.
 public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
-    /// The last productId of the previous page.
+    /// The last productId of the previous page; empty when that page ended among word matches.
     public var lastProductId: String
+    /// The place in the word index of the previous page's last word match, when it ended among them.
+    public var lastWordRow: Int64?
 
     public init(after productId: String) {
         lastProductId = productId
+        lastWordRow = nil
+    }
+
+    /// A cursor after the word match at `wordRow` (0: before the first word match).
+    public init(afterWordRow wordRow: Int64) {
+        lastProductId = ""
+        lastWordRow = wordRow
     }
 
     /// Reads a cursor produced by ``description``; nil when `text` is not one.
@@ -17,14 +29,23 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard !text.isEmpty, let data = Data(base64Encoded: base64), let key = String(data: data, encoding: .utf8)
         else { return nil }
-        lastProductId = key
+        // A productId holds no control character, so a leading NUL marks a place among word matches.
+        if key.hasPrefix(Self.wordMarker) {
+            guard let row = Int64(key.dropFirst(Self.wordMarker.count)), row >= 0 else { return nil }
+            self.init(afterWordRow: row)
+        } else {
+            self.init(after: key)
+        }
     }
 
     /// The opaque text to hand back for the next page.
     public var description: String {
-        Data(lastProductId.utf8).base64EncodedString()
+        let key = lastWordRow.map { Self.wordMarker + String($0) } ?? lastProductId
+        return Data(key.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
+
+    private static let wordMarker = "\u{0}w"
 }

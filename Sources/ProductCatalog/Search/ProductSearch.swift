@@ -85,7 +85,7 @@ public final class ProductSearch {
         }
     }
 
-    private func prepared(_ sql: String) throws -> Statement {
+    func prepared(_ sql: String) throws -> Statement {
         if let statement = statements[sql] { return statement }
         let statement = try connection.prepare(sql)
         statements[sql] = statement

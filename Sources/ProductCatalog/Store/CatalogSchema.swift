@@ -18,11 +18,12 @@
 /// Prices are integer thousandths of their currency's unit (`12.50` is 12500), exact for every
 /// currency, KWD's three decimals included. Layout version 1 kept cents in `listPriceCents` and
 /// `salesPriceCents`; it is read as it is and upgraded by the first write (``upgrade(_:)``).
+/// Layout 3 added the word index (``WordIndex``), which the first write gives an older catalog.
 public enum CatalogSchema {
     /// `PRAGMA application_id` of a catalog file ("PCAT"), so we never overwrite someone else's database.
     public static let applicationID: Int32 = 0x5043_4154
     /// `PRAGMA user_version` of the current layout.
-    public static let version: Int32 = 2
+    public static let version: Int32 = 3
     /// The table holding the products.
     public static let table = "products"
     /// The productIds added, edited or deleted by hand since the last replacing import.
@@ -52,8 +53,9 @@ public enum CatalogSchema {
     }
 
     /// Brings a catalog made by an older version to this layout, inside the caller's transaction:
-    /// prices in cents become thousandths, and the known fields it lacks (`groupId`, `currency`, …)
-    /// are added. Every writer calls it before it writes; readers read either layout.
+    /// prices in cents become thousandths, the known fields it lacks (`groupId`, `currency`, …)
+    /// are added, and so is the word index. Every writer calls it before it writes; readers read
+    /// every layout.
     static func upgrade(_ connection: Connection) throws {
         var existing: [String: String] = [:]
         let columns = try connection.prepare("SELECT name FROM pragma_table_info('\(table)')")
@@ -74,6 +76,7 @@ public enum CatalogSchema {
         for field in ProductField.allCases where existing[field.columnName.lowercased()] == nil {
             try connection.execute("ALTER TABLE \(table) ADD COLUMN \(field.columnDefinition)")
         }
+        try WordIndex.upgrade(connection)
         if try connection.scalarInt("PRAGMA user_version") ?? 0 < Int64(version) {
             try connection.execute("PRAGMA user_version = \(version)")
         }

@@ -1,0 +1,74 @@
+extension ProductSearch {
+    /// Up to `limit` products matching `query`, after `cursor`: first those whose productId starts
+    /// with it (ASCII case ignored), in productId order; then those with a word starting with each
+    /// of its words in their title, brand or type (case and accents ignored), in word-index order.
+    ///
+    /// Word-index order is productId order for the products of the last replacing import, then
+    /// those added since, in the order they were added. A product is listed once. Each page is one
+    /// range of the primary key or one seek in the word index, so a deep page costs what the first
+    /// does. A catalog without a word index (see ``hasWordIndex``) gives productId matches only.
+    public func page(query: String, after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
+        precondition(limit > 0, "a page holds at least one product")
+        var products: [Product] = []
+        if cursor?.lastWordRow == nil {
+            let prefixPage = try page(prefix: query, after: cursor, limit: limit)
+            if prefixPage.nextCursor != nil { return prefixPage }
+            products = prefixPage.products
+        }
+        guard let match = WordQuery(query).matchExpression, try hasWordIndex else {
+            return SearchPage(products: products, nextCursor: nil)
+        }
+        // One more than fits, to know whether a next page exists.
+        let matches = try wordMatches(match, excludingPrefix: query, after: cursor?.lastWordRow ?? 0, limit: limit - products.count + 1)
+        let fitting = matches.prefix(limit - products.count)
+        for (_, productId) in fitting {
+            if let product = try product(id: productId) { products.append(product) }
+        }
+        guard matches.count > fitting.count else { return SearchPage(products: products, nextCursor: nil) }
+        return SearchPage(products: products, nextCursor: KeysetCursor(afterWordRow: fitting.last?.wordRow ?? cursor?.lastWordRow ?? 0))
+    }
+
+    /// How many products ``page(query:after:limit:)`` lists in all.
+    public func count(query: String) throws -> Int {
+        let byId = try count(prefix: query)
+        guard let match = WordQuery(query).matchExpression, try hasWordIndex else { return byId }
+        let range = PrefixRange(prefix: query)
+        let statement = try prepared("""
+            SELECT count(*) FROM \(WordIndex.table) JOIN \(WordIndex.rowsTable) w ON w.wordRow = \(WordIndex.table).rowid
+            WHERE \(WordIndex.table) MATCH ?1 AND NOT (w.productId >= ?2\(range.upper == nil ? "" : " AND w.productId < ?3"))
+            """)
+        return try statement.using {
+            try statement.bind(1, match)
+            try statement.bind(2, utf8: range.lower)
+            if let upper = range.upper { try statement.bind(3, utf8: upper) }
+            try statement.step()
+            return byId + Int(statement.int64(at: 0))
+        }
+    }
+
+    /// True when the catalog has a word index; one made before it gets one at its next import or edit.
+    public var hasWordIndex: Bool {
+        get throws { try WordIndex.exists(connection) }
+    }
+
+    /// The word index's rows matching `match` after `wordRow`, but not those whose productId starts with `prefix`.
+    private func wordMatches(_ match: String, excludingPrefix prefix: String, after wordRow: Int64, limit: Int) throws -> [(wordRow: Int64, productId: String)] {
+        let range = PrefixRange(prefix: prefix)
+        let statement = try prepared("""
+            SELECT w.wordRow, w.productId FROM \(WordIndex.table) JOIN \(WordIndex.rowsTable) w ON w.wordRow = \(WordIndex.table).rowid
+            WHERE \(WordIndex.table) MATCH ?1 AND \(WordIndex.table).rowid > ?2
+              AND NOT (w.productId >= ?3\(range.upper == nil ? "" : " AND w.productId < ?4"))
+            ORDER BY \(WordIndex.table).rowid LIMIT ?5
+            """)
+        return try statement.using {
+            try statement.bind(1, match)
+            try statement.bind(2, wordRow)
+            try statement.bind(3, utf8: range.lower)
+            if let upper = range.upper { try statement.bind(4, utf8: upper) }
+            try statement.bind(5, Int64(limit))
+            var rows: [(Int64, String)] = []
+            while try statement.step() { rows.append((statement.int64(at: 0), statement.text(at: 1) ?? "")) }
+            return rows
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// The words of a search box's text, as an FTS5 query for rows with a word starting with each.
+///
+/// Words are the runs of letters and digits, as the index's `unicode61` tokenizer cuts them:
+/// `Chef's t-shirt` is `Chef`, `s`, `t`, `shirt`. Each is quoted, so FTS5's operators (`AND`,
+/// `NEAR`, `*`, `:`) are plain words here, and gets a `*` to match as a prefix. Case and accents
+/// are left to the tokenizer, which folds both in the index and in the query alike.
+struct WordQuery: Equatable {
+    let words: [String]
+
+    init(_ text: String) {
+        words = text.split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    }
+
+    /// The `MATCH` expression, nil when the text has no words.
+    var matchExpression: String? {
+        guard !words.isEmpty else { return nil }
+        return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+    }
+}
