@@ -31,6 +31,35 @@ import Testing
         }
     }
 
+    @Test func qFindsProductIdsThenWordsAndAnEditIsFoundAtOnce() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV("productId,title\nLIN-1,Wool Coat\nP1,Linen Shirt\nP2,Café Table\nP3,Linen Towel\n")
+        try await fixture.application().test(.router) { client in
+            var seen: [String] = []
+            var uri = "/api/products?q=lin&limit=2"
+            while true {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect(response.status == .ok)
+                #expect(try response.json()["count"] as? Int == 3)
+                seen += try response.productIds()
+                guard let next = try response.json()["nextCursor"] as? String else { break }
+                uri = "/api/products?q=lin&limit=2&after=\(next)"
+            }
+            #expect(seen == ["LIN-1", "P1", "P3"])
+            #expect(try await client.execute(uri: "/api/products?q=cafe+tab", method: .get).productIds() == ["P2"])
+            #expect(try await client.execute(uri: "/api/products?prefix=lin", method: .get).productIds() == ["LIN-1"])
+            let both = try await client.execute(uri: "/api/products?q=a&prefix=a", method: .get)
+            #expect(both.status == .badRequest)
+
+            let added = try await client.execute(
+                uri: "/api/products", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"productId":"Z9","title":"Linen Napkin"}"#))
+            #expect(added.status == .created)
+            #expect(try await client.execute(uri: "/api/products?q=napk", method: .get).productIds() == ["Z9"])
+        }
+    }
+
     @Test func theListWithoutAPrefixCountsTheWholeCatalogAndHonoursTheLimit() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
