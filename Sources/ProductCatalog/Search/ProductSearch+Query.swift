@@ -32,15 +32,9 @@ extension ProductSearch {
     public func count(query: String) throws -> Int {
         let byId = try count(prefix: query)
         guard let match = WordQuery(query).matchExpression, try hasWordIndex else { return byId }
-        let range = PrefixRange(prefix: query)
-        let statement = try prepared("""
-            SELECT count(*) FROM \(WordIndex.table) JOIN \(WordIndex.rowsTable) w ON w.wordRow = \(WordIndex.table).rowid
-            WHERE \(WordIndex.table) MATCH ?1 AND NOT (w.productId >= ?2\(range.upper == nil ? "" : " AND w.productId < ?3"))
-            """)
+        let statement = try prepared("SELECT count(*) " + Self.wordMatchClauses(excluding: PrefixRange(prefix: query)))
         return try statement.using {
-            try statement.bind(1, match)
-            try statement.bind(2, utf8: range.lower)
-            if let upper = range.upper { try statement.bind(3, utf8: upper) }
+            try Self.bindWordMatch(match, excluding: PrefixRange(prefix: query), to: statement)
             try statement.step()
             return byId + Int(statement.int64(at: 0))
         }
@@ -51,20 +45,29 @@ extension ProductSearch {
         get throws { try WordIndex.exists(connection) }
     }
 
+    /// `FROM … WHERE …` for the word matches of `?1` whose productId is not in `range` (`?2`, `?3`).
+    private static func wordMatchClauses(excluding range: PrefixRange) -> String {
+        """
+        FROM \(WordIndex.table) JOIN \(WordIndex.rowsTable) w ON w.wordRow = \(WordIndex.table).rowid
+        WHERE \(WordIndex.table) MATCH ?1 AND NOT (w.productId >= ?2\(range.upper == nil ? "" : " AND w.productId < ?3"))
+        """
+    }
+
+    /// Binds the parameters of ``wordMatchClauses(excluding:)``.
+    private static func bindWordMatch(_ match: String, excluding range: PrefixRange, to statement: Statement) throws {
+        try statement.bind(1, match)
+        try statement.bind(2, utf8: range.lower)
+        if let upper = range.upper { try statement.bind(3, utf8: upper) }
+    }
+
     /// The word index's rows matching `match` after `wordRow`, but not those whose productId starts with `prefix`.
     private func wordMatches(_ match: String, excludingPrefix prefix: String, after wordRow: Int64, limit: Int) throws -> [(wordRow: Int64, productId: String)] {
         let range = PrefixRange(prefix: prefix)
-        let statement = try prepared("""
-            SELECT w.wordRow, w.productId FROM \(WordIndex.table) JOIN \(WordIndex.rowsTable) w ON w.wordRow = \(WordIndex.table).rowid
-            WHERE \(WordIndex.table) MATCH ?1 AND \(WordIndex.table).rowid > ?2
-              AND NOT (w.productId >= ?3\(range.upper == nil ? "" : " AND w.productId < ?4"))
-            ORDER BY \(WordIndex.table).rowid LIMIT ?5
-            """)
+        let statement = try prepared("SELECT w.wordRow, w.productId " + Self.wordMatchClauses(excluding: range)
+            + " AND \(WordIndex.table).rowid > ?4 ORDER BY \(WordIndex.table).rowid LIMIT ?5")
         return try statement.using {
-            try statement.bind(1, match)
-            try statement.bind(2, wordRow)
-            try statement.bind(3, utf8: range.lower)
-            if let upper = range.upper { try statement.bind(4, utf8: upper) }
+            try Self.bindWordMatch(match, excluding: range, to: statement)
+            try statement.bind(4, wordRow)
             try statement.bind(5, Int64(limit))
             var rows: [(Int64, String)] = []
             while try statement.step() { rows.append((statement.int64(at: 0), statement.text(at: 1) ?? "")) }

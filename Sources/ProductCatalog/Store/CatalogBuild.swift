@@ -23,9 +23,9 @@ final class CatalogBuild {
     private(set) var productsBefore = 0
     /// Products added, edited or deleted by hand since the previous import, which a replacement discards.
     private(set) var editsReplaced = 0
-    /// Where a replacement's word index has got to: it indexes each transaction's rows before
-    /// committing them. Nil for an upsert, whose index the triggers keep.
-    private var words: (lastProductId: String?, nextRow: Int64, presentColumns: [String])?
+    /// The columns a replacement writes, whose words it indexes for each transaction's rows
+    /// before committing them. Nil for an upsert, whose index the triggers keep.
+    private var wordColumns: [String]?
 
     /// Starts a build for the catalog at `livePath`, clearing what an interrupted build left.
     ///
@@ -65,7 +65,7 @@ final class CatalogBuild {
             let fields = ProductField.allCases.filter { insertColumns.contains($0.columnName) }
             try connection.execute(CatalogSchema.createStatements(extraColumns: extraColumns, fields: fields))
             try connection.execute(WordIndex.createStatements)
-            words = (nil, 1, insertColumns)
+            wordColumns = insertColumns
             inserter = try BatchInserter(connection: connection, columns: insertColumns)
             try connection.begin(.deferred)
         }
@@ -162,11 +162,8 @@ final class CatalogBuild {
 
     /// Adds the rows written since the last call to a replacement's word index.
     private func indexWords(_ connection: Connection) throws {
-        guard let (last, next, present) = words else { return }
-        let indexed = try WordIndex.indexProducts(after: last, firstRow: next, presentColumns: present, connection)
-        guard indexed > 0 else { return }
-        let newLast = try connection.scalarText("SELECT productId FROM \(CatalogSchema.table) ORDER BY productId DESC LIMIT 1")
-        words = (newLast, next + Int64(indexed), present)
+        guard let wordColumns else { return }
+        try WordIndex.indexNewProducts(presentColumns: wordColumns, connection)
     }
 
     // MARK: - The live file

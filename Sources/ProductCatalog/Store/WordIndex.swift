@@ -47,25 +47,24 @@ enum WordIndex {
     static func upgrade(_ connection: Connection) throws {
         if try !exists(connection) {
             try connection.execute(createStatements)
-            try indexProducts(after: nil, firstRow: 1, connection)
+            try indexNewProducts(connection)
         }
         try createTriggers(connection)
     }
 
-    /// Indexes the products whose productId comes after `lastProductId` (all, for nil), which
-    /// are numbered from `firstRow` in productId order; returns how many it indexed.
+    /// Indexes the products not yet in the index, which come after the last one in it in productId
+    /// order, numbering them on from it.
     ///
     /// The import calls it after each transaction's rows, which are the last ones in productId
     /// order, while its table has only the `presentColumns` its file fills (all, for nil). The
     /// numbers are the rowids `word_products` gives (a window function numbering the rows would
     /// sort them all again: 0.65 s a million), and each row's words are read back by its key.
-    @discardableResult
-    static func indexProducts(
-        after lastProductId: String?, firstRow: Int64, presentColumns: [String]? = nil, _ connection: Connection
-    ) throws -> Int {
+    static func indexNewProducts(presentColumns: [String]? = nil, _ connection: Connection) throws {
         let values = columns.map { field in
             presentColumns.map { $0.contains(field.columnName) } ?? true ? "p.\(field.columnName)" : "NULL"
         }.joined(separator: ", ")
+        let lastRow = try connection.scalarInt("SELECT ifnull(max(wordRow), 0) FROM \(rowsTable)") ?? 0
+        let lastProductId = try connection.scalarText("SELECT productId FROM \(rowsTable) WHERE wordRow = \(lastRow)")
         let rows = try connection.prepare(
             "INSERT INTO \(rowsTable) (productId) SELECT productId FROM \(CatalogSchema.table)"
                 + (lastProductId == nil ? "" : " WHERE productId > ?1") + " ORDER BY productId")
@@ -73,17 +72,11 @@ enum WordIndex {
             if let lastProductId { try rows.bind(1, lastProductId) }
             _ = try rows.step()
         }
-        let indexed = connection.changes
-        let words = try connection.prepare("""
+        try connection.execute("""
             INSERT INTO \(table) (rowid, \(columnList))
               SELECT w.wordRow, \(values) FROM \(rowsTable) w JOIN \(CatalogSchema.table) p ON p.productId = w.productId
-              WHERE w.wordRow >= ?1
+              WHERE w.wordRow > \(lastRow)
             """)
-        try words.using {
-            try words.bind(1, firstRow)
-            _ = try words.step()
-        }
-        return indexed
     }
 
     /// The triggers that keep the index exact through every later write of a product.
