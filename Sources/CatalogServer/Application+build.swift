@@ -56,6 +56,7 @@ public func buildRouter(
     router.add(middleware: SameOriginGuard(allowedHosts: allowedHosts))
     router.addRoutes(PageController().endpoints)
     router.addRoutes(ProductsController(store: store).endpoints, atPath: "/api/products")
+    router.addRoutes(FacetsController(store: store).endpoints, atPath: "/api/facets")
     router.addRoutes(
         ImportsController(imports: imports, maxUploadBytes: maxUploadBytes, uploadStallTimeout: uploadStallTimeout).endpoints,
         atPath: "/api/imports")

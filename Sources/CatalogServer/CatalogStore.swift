@@ -24,10 +24,22 @@ public final class CatalogStore: Sendable {
         writing = DatabaseQueue(label: "catalog-store.write", state: nil)
     }
 
-    /// A page of products matching `text` (a query, or with `byPrefix` the start of a productId), and how many match in all.
-    public func page(_ text: String, byPrefix: Bool, after cursor: KeysetCursor?, limit: Int) async throws -> (page: SearchPage, count: Int) {
+    /// A page of products matching `text` (a query, or with `byPrefix` the start of a productId)
+    /// and `filters`, and how many match in all.
+    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters = SearchFilters(), after cursor: KeysetCursor?,
+                     limit: Int) async throws -> (page: SearchPage, count: Int) {
         try await reading.run { side in
-            try side.recovering { try $0.page(text, byPrefix: byPrefix, after: cursor, limit: limit) }
+            try side.recovering { try $0.page(text, byPrefix: byPrefix, filters: filters, after: cursor, limit: limit) }
+        }
+    }
+
+    /// How many of the products ``page(_:byPrefix:filters:after:limit:)`` finds have each type, color and size.
+    public func facets(_ text: String, byPrefix: Bool, filters: SearchFilters = SearchFilters()) async throws -> FacetCounts? {
+        try await reading.run { side in
+            try side.recovering { side in
+                guard let search = try side.currentSearch() else { return nil }
+                return byPrefix ? try search.facets(prefix: text, filters: filters) : try search.facets(query: text, filters: filters)
+            }
         }
     }
 

@@ -7,8 +7,6 @@ struct ProductsController<Context: RequestContext> {
 
     /// The largest page a client may ask for.
     static var maxLimit: Int { 100 }
-    /// The longest `q` or `prefix`: a productId's limit, which a useful query never passes.
-    static var maxQueryBytes: Int { ProductRules.maxProductIdBytes }
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -20,28 +18,13 @@ struct ProductsController<Context: RequestContext> {
         return routes
     }
 
-    /// `GET ?q=&after=&limit=` (or `prefix=` for productId prefixes alone): the page shape of
-    /// `catalog search --json` plus `count`, the matches in all.
+    /// `GET ?q=&after=&limit=` (or `prefix=` for productId prefixes alone), with the filters of
+    /// ``SearchParameters``: the page shape of `catalog search --json` plus `count`, the matches in all.
     ///
     /// The query is form-encoded, as browsers send it: `q=a+b` looks for `a b`, `q=a%2Bb` for `a+b`.
     @Sendable func list(request: Request, context: Context) async throws -> Response {
         let query = FormQuery(request.uri.query)
-        for name in ["q", "prefix"] where query.undecodable.contains(name) {
-            throw APIError(.badRequest, "\(name) is not valid percent-encoded UTF-8; encode it with encodeURIComponent.",
-                           fields: [name: "Encode it as UTF-8 with encodeURIComponent."])
-        }
-        guard query["q"] == nil || query["prefix"] == nil else {
-            throw APIError(.badRequest, "Give q (words or the start of a productId) or prefix (the start of a productId only), not both.",
-                           fields: ["q": "Leave out either q or prefix."])
-        }
-        let byPrefix = query["prefix"] != nil
-        // Spaces around a query are never meant: the page trims them too.
-        let text = ProductRules.trimmed(query["prefix"] ?? query["q"] ?? "")
-        let name = byPrefix ? "prefix" : "q"
-        guard text.utf8.count <= Self.maxQueryBytes else {
-            throw APIError(.badRequest, "\(name) is longer than \(Self.maxQueryBytes) bytes, longer than any productId or title worth searching for.",
-                           fields: [name: "Use at most \(Self.maxQueryBytes) bytes."])
-        }
+        let search = try SearchParameters(query)
         var limit = ProductSearch.defaultPageSize
         if let text = query["limit"] {
             guard let value = Int(text), (1...Self.maxLimit).contains(value) else {
@@ -58,7 +41,7 @@ struct ProductsController<Context: RequestContext> {
             }
             cursor = value
         }
-        let (page, count) = try await store.page(text, byPrefix: byPrefix, after: cursor, limit: limit)
+        let (page, count) = try await store.page(search.text, byPrefix: search.byPrefix, filters: search.filters, after: cursor, limit: limit)
         guard case .object(var members) = page.jsonValue else { return JSONResponse.response(page.jsonValue) }
         members.append(.init("count", .int(count)))
         return JSONResponse.response(.object(members))

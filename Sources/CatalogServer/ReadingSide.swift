@@ -8,8 +8,8 @@ struct ReadingSide {
     /// A connection that only watches `PRAGMA data_version`, which changes whenever another
     /// connection (this server's editor, or another program) commits to the file.
     private var watcher: Connection?
-    /// Match counts by prefix or query, valid while the file and its data version stay the same.
-    private var counts: [String: Int] = [:]
+    /// Match counts by prefix or query and filters, valid while the file and its data version stay the same.
+    private var counts: [CountKey: Int] = [:]
     private var countsVersion: Int64?
 
     init(databasePath: String) {
@@ -28,20 +28,27 @@ struct ReadingSide {
         }
     }
 
-    /// A page of products matching `text` (as a query, or with `byPrefix` as a productId prefix), and how many match in all.
-    mutating func page(_ text: String, byPrefix: Bool, after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int) {
+    private struct CountKey: Hashable {
+        var text: String
+        var byPrefix: Bool
+        var filters: SearchFilters
+    }
+
+    /// A page of products matching `text` (as a query, or with `byPrefix` as a productId prefix)
+    /// and `filters`, and how many match in all.
+    mutating func page(_ text: String, byPrefix: Bool, filters: SearchFilters, after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int) {
         guard let search = try currentSearch() else { return (SearchPage(products: [], nextCursor: nil), 0) }
         let page = byPrefix
-            ? try search.page(prefix: text, after: cursor, limit: limit)
-            : try search.page(query: text, after: cursor, limit: limit)
+            ? try search.page(prefix: text, filters: filters, after: cursor, limit: limit)
+            : try search.page(query: text, filters: filters, after: cursor, limit: limit)
         let version = try watcher?.scalarInt("PRAGMA data_version")
         if version != countsVersion {
             counts.removeAll()
             countsVersion = version
         }
-        let key = (byPrefix ? "prefix:" : "query:") + text
+        let key = CountKey(text: text, byPrefix: byPrefix, filters: filters)
         if let count = counts[key] { return (page, count) }
-        let count = byPrefix ? try search.count(prefix: text) : try search.count(query: text)
+        let count = byPrefix ? try search.count(prefix: text, filters: filters) : try search.count(query: text, filters: filters)
         if counts.count >= 256 { counts.removeAll() }
         counts[key] = count
         return (page, count)

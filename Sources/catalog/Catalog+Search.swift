@@ -5,7 +5,7 @@ import ProductCatalog
 extension Catalog {
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Find products by the start of their productId or by words of their title.",
+            abstract: "Find products by the start of their productId or by words of their title, with filters and counts.",
             discussion: """
                 catalog search QUERY lists first the products whose productId starts with QUERY \
                 (ASCII case ignored: ab finds AB12), in productId order; then those with a word \
@@ -14,9 +14,20 @@ extension Catalog {
                 indexed them: productId order for the last import, then products added since. \
                 No product is listed twice. --prefix P lists only the productIds starting with P.
 
+                Filters narrow either: --type, --color, --size and --brand (each repeatable, any \
+                of its values), --min-price and --max-price (what the product sells for, or with \
+                --list-price its list price) and --on-sale. --facets adds how many matches have \
+                each type, color and size: the 10 most common and the rest. They count every \
+                match up to 10,000, then say there are more.
+
                 Results come a page at a time. Each page ends with the command for the next one: \
                 pass its --after cursor back unchanged. An empty query ("") lists every product. \
                 A query that starts with - goes after --, as in catalog search -- -F1.
+
+                Examples:
+                  catalog search "linen shirt"
+                  catalog search shirt --color navy --color black --max-price 50
+                  catalog search "" --type Blazer --on-sale --facets
                 """)
 
         @Argument(help: "The start of a productId, or words of a title, brand or type.")
@@ -24,6 +35,11 @@ extension Catalog {
 
         @Option(help: "Only the products whose productId starts with this, and no word matches.")
         var prefix: String?
+
+        @OptionGroup(title: "Filters") var filter: FilterOptions
+
+        @Flag(help: "After the page, count the matches' types, colors and sizes.")
+        var facets = false
 
         @OptionGroup var database: DatabaseOptions
 
@@ -50,31 +66,45 @@ extension Catalog {
             let text = ProductRules.trimmed(prefix ?? query)
             let search = try ProductSearch(databasePath: database.db)
             let cursor = after.flatMap(KeysetCursor.init)
+            let filters = filter.filters
             let page: SearchPage
+            var counts: FacetCounts?
             if prefix != nil {
-                page = try search.page(prefix: text, after: cursor, limit: limit)
+                page = try search.page(prefix: text, filters: filters, after: cursor, limit: limit)
             } else {
-                page = try search.page(query: text, after: cursor, limit: limit)
+                page = try search.page(query: text, filters: filters, after: cursor, limit: limit)
                 if !text.isEmpty, try !search.hasWordIndex {
                     Terminal.standardError.write("Note: this catalog was made before word search, so only productIds starting with \(ShellQuoting.quote(text)) were searched. Import the file again, or add or edit a product, to index its words.\n")
                 }
             }
+            if facets {
+                counts = prefix != nil ? try search.facets(prefix: text, filters: filters) : try search.facets(query: text, filters: filters)
+            }
             if json {
-                Terminal.standardOutput.write(page.jsonValue.serialized + "\n")
+                var value = page.jsonValue
+                if let counts, case .object(var members) = value {
+                    members.append(.init("facets", counts.jsonValue))
+                    value = .object(members)
+                }
+                Terminal.standardOutput.write(value.serialized + "\n")
             } else {
                 Terminal.standardOutput.write(ProductTable(products: page.products).render())
                 if let next = page.nextCursor {
                     var command = "catalog search " + (prefix != nil ? "--prefix " : "") + ShellQuoting.quote(text)
+                    command += filter.arguments.map { " " + $0 }.joined()
+                    if facets { command += " --facets" }
                     if database.db != "catalog.sqlite" { command += " --db \(ShellQuoting.quote(database.db))" }
                     if limit != ProductSearch.defaultPageSize { command += " --limit \(limit)" }
                     command += " --after \(next)"
                     Terminal.standardOutput.write("\nNext page: \(command)\n")
                 } else if page.products.isEmpty {
                     let what = prefix != nil ? "start with" : "match"
-                    Terminal.standardOutput.write("No products \(what) \(ShellQuoting.quote(text)).\n")
+                    let filtered = filters.isEmpty ? "" : " and pass the filters"
+                    Terminal.standardOutput.write("No products \(what) \(ShellQuoting.quote(text))\(filtered).\n")
                 } else {
                     Terminal.standardOutput.write("\n(end of results)\n")
                 }
+                if let counts { Terminal.standardOutput.write("\n" + FacetSummary(counts: counts).render()) }
             }
         }
     }

@@ -78,6 +78,40 @@ import Testing
         #expect(second.standardOutput.contains("AB3") && second.standardOutput.contains("(end of results)"))
     }
 
+    @Test func searchFiltersCarryOverToTheNextPageAndFacetsCountTheMatches() throws {
+        let csv = """
+            productId,title,listPrice,salesPrice,color,size
+            P1,Linen Shirt,40,29.99,Navy,M
+            P2,Linen Dress,80,,Black,S
+            P3,Linen Cap,20,,navy,
+            P4,Linen Towel,12,,Navy,M
+
+            """
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: directory + "/f.csv"))
+        #expect(try catalog.run(["import", "f.csv"]).status == 0)
+        let first = try catalog.run(["search", "linen", "--color", "NAVY", "--max-price", "30", "--limit", "2", "--facets"])
+        #expect(first.status == 0, "\(first.standardError)")
+        let lines = first.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines[2].hasPrefix("P1") && lines[3].hasPrefix("P3"))
+        let next = try #require(lines.first { $0.hasPrefix("Next page: ") })
+        #expect(next.hasPrefix("Next page: catalog search linen --color NAVY --max-price 30 --facets --limit 2 --after "))
+        #expect(lines.contains("Counts among all 3 matches:"))
+        #expect(lines.contains { $0.hasPrefix("  color") && $0.hasSuffix("Navy 3") })
+        #expect(lines.contains { $0.hasPrefix("  size") && $0.hasSuffix("M 2 · none 1") })
+        let cursor = String(next.split(separator: " ").last!)
+        let second = try catalog.run(["search", "linen", "--color", "NAVY", "--max-price", "30", "--limit", "2", "--after", cursor])
+        #expect(second.standardOutput.split(separator: "\n")[2].hasPrefix("P4"))
+
+        let json = try catalog.run(["search", "", "--on-sale", "--facets", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        #expect((object?["products"] as? [[String: Any]])?.map { $0["productId"] as? String } == ["P1"])
+        #expect((object?["facets"] as? [String: Any])?["counted"] as? Int == 1)
+
+        let bad = try catalog.run(["search", "linen", "--min-price", "4,99"])
+        #expect(bad.status == 2)
+        #expect(bad.standardError.contains("--min-price 4,99 is not a price"))
+    }
+
     @Test func failuresExitWithOneAndAMessageOnStandardError() throws {
         let missing = try catalog.run(["import", "nope.csv"])
         #expect(missing.status == 1)

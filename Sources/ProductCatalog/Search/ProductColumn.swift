@@ -17,6 +17,17 @@ enum ProductColumn {
         }
     }
 
+    /// The SQL for `field` of the row `alias` in a table with `columnNames`: its column, a layout 1
+    /// cents column scaled to thousandths, or NULL when the table predates the field.
+    static func expression(for field: ProductField, alias: String, columnNames: [String]) -> String {
+        let names = columnNames.map { $0.lowercased() }
+        if names.contains(field.columnName.lowercased()) { return "\(alias).\(field.columnName)" }
+        if let cents = ProductField.centsColumns.first(where: { $0.value == field && names.contains($0.key.lowercased()) }) {
+            return "(\(alias).\(cents.key) * 10)"
+        }
+        return "NULL"
+    }
+
     /// The product in the statement's current row.
     static func product(from statement: Statement, columns: [ProductColumn]) -> Product {
         var product = Product(productId: "")

@@ -1,17 +1,19 @@
 extension ProductSearch {
-    /// Up to `limit` products matching `query`, after `cursor`: first those whose productId starts
-    /// with it (ASCII case ignored), in productId order; then those with a word starting with each
-    /// of its words in their title, brand or type (case and accents ignored), in word-index order.
+    /// Up to `limit` products matching `query` and meeting `filters`, after `cursor`: first those
+    /// whose productId starts with the query (ASCII case ignored), in productId order; then those
+    /// with a word starting with each of its words in their title, brand or type (case and
+    /// accents ignored), in word-index order.
     ///
     /// Word-index order is productId order for the products of the last replacing import, then
     /// those added since, in the order they were added. A product is listed once. Each page is one
     /// range of the primary key or one seek in the word index, so a deep page costs what the first
-    /// does. A catalog without a word index (see ``hasWordIndex``) gives productId matches only.
-    public func page(query: String, after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
+    /// does; filters skip the products they leave out on the way. A catalog without a word index
+    /// (see ``hasWordIndex``) gives productId matches only.
+    public func page(query: String, filters: SearchFilters = SearchFilters(), after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
         precondition(limit > 0, "a page holds at least one product")
         var products: [Product] = []
         if cursor?.lastWordRow == nil {
-            let prefixPage = try page(prefix: query, after: cursor, limit: limit)
+            let prefixPage = try page(prefix: query, filters: filters, after: cursor, limit: limit)
             if prefixPage.nextCursor != nil { return prefixPage }
             products = prefixPage.products
         }
@@ -19,7 +21,8 @@ extension ProductSearch {
             return SearchPage(products: products, nextCursor: nil)
         }
         // One more than fits, to know whether a next page exists.
-        let matches = try wordMatches(match, excludingPrefix: query, after: cursor?.lastWordRow ?? 0, limit: limit - products.count + 1)
+        let matches = try wordMatches(match, excludingPrefix: query, filters: filters,
+                                      after: cursor?.lastWordRow ?? 0, limit: limit - products.count + 1)
         let fitting = matches.prefix(limit - products.count)
         for (_, productId) in fitting {
             if let product = try product(id: productId) { products.append(product) }
@@ -28,13 +31,13 @@ extension ProductSearch {
         return SearchPage(products: products, nextCursor: KeysetCursor(afterWordRow: fitting.last?.wordRow ?? cursor?.lastWordRow ?? 0))
     }
 
-    /// How many products ``page(query:after:limit:)`` lists in all.
-    public func count(query: String) throws -> Int {
-        let byId = try count(prefix: query)
+    /// How many products ``page(query:filters:after:limit:)`` lists in all.
+    public func count(query: String, filters: SearchFilters = SearchFilters()) throws -> Int {
+        let byId = try count(prefix: query, filters: filters)
         guard let match = WordQuery(query).matchExpression, try hasWordIndex else { return byId }
-        let statement = try prepared("SELECT count(*) " + Self.wordMatchClauses(excluding: PrefixRange(prefix: query)))
+        let statement = try prepared("SELECT count(*) " + (try wordMatchClauses(excluding: PrefixRange(prefix: query), filters)))
         return try statement.using {
-            try Self.bindWordMatch(match, excluding: PrefixRange(prefix: query), to: statement)
+            try bindWordMatch(match, excluding: PrefixRange(prefix: query), filters, to: statement)
             try statement.step()
             return byId + Int(statement.int64(at: 0))
         }
@@ -45,28 +48,35 @@ extension ProductSearch {
         get throws { try WordIndex.exists(connection) }
     }
 
-    /// `FROM … WHERE …` for the word matches of `?1` whose productId is not in `range` (`?2`, `?3`).
-    private static func wordMatchClauses(excluding range: PrefixRange) -> String {
-        """
-        FROM \(WordIndex.table) JOIN \(WordIndex.rowsTable) w ON w.wordRow = \(WordIndex.table).rowid
-        WHERE \(WordIndex.table) MATCH ?1 AND NOT (w.productId >= ?2\(range.upper == nil ? "" : " AND w.productId < ?3"))
-        """
+    /// `FROM … WHERE …` for the word matches of `?1` whose productId is not in `range` (`?2`, `?3`)
+    /// and whose product `p` meets `filters` (`?10` on); the product is joined only for filters.
+    func wordMatchClauses(excluding range: PrefixRange, _ filters: SearchFilters, joiningProducts: Bool = false) throws -> String {
+        let join = joiningProducts || !filters.isEmpty
+        return """
+            FROM \(WordIndex.table) JOIN \(WordIndex.rowsTable) w ON w.wordRow = \(WordIndex.table).rowid\
+            \(join ? " JOIN \(CatalogSchema.table) p ON p.productId = w.productId" : "")
+            WHERE \(WordIndex.table) MATCH ?1 AND NOT (w.productId >= ?2\(range.upper == nil ? "" : " AND w.productId < ?3"))\
+            \(try filterClause(filters).sql)
+            """
     }
 
-    /// Binds the parameters of ``wordMatchClauses(excluding:)``.
-    private static func bindWordMatch(_ match: String, excluding range: PrefixRange, to statement: Statement) throws {
+    /// Binds the parameters of ``wordMatchClauses(excluding:_:joiningProducts:)``.
+    func bindWordMatch(_ match: String, excluding range: PrefixRange, _ filters: SearchFilters, to statement: Statement) throws {
         try statement.bind(1, match)
         try statement.bind(2, utf8: range.lower)
         if let upper = range.upper { try statement.bind(3, utf8: upper) }
+        try filterClause(filters).bind(to: statement)
     }
 
-    /// The word index's rows matching `match` after `wordRow`, but not those whose productId starts with `prefix`.
-    private func wordMatches(_ match: String, excludingPrefix prefix: String, after wordRow: Int64, limit: Int) throws -> [(wordRow: Int64, productId: String)] {
+    /// The word index's rows matching `match` after `wordRow`, but not those whose productId
+    /// starts with `prefix` nor those `filters` leave out.
+    private func wordMatches(_ match: String, excludingPrefix prefix: String, filters: SearchFilters,
+                             after wordRow: Int64, limit: Int) throws -> [(wordRow: Int64, productId: String)] {
         let range = PrefixRange(prefix: prefix)
-        let statement = try prepared("SELECT w.wordRow, w.productId " + Self.wordMatchClauses(excluding: range)
+        let statement = try prepared("SELECT w.wordRow, w.productId " + (try wordMatchClauses(excluding: range, filters))
             + " AND \(WordIndex.table).rowid > ?4 ORDER BY \(WordIndex.table).rowid LIMIT ?5")
         return try statement.using {
-            try Self.bindWordMatch(match, excluding: range, to: statement)
+            try bindWordMatch(match, excluding: range, filters, to: statement)
             try statement.bind(4, wordRow)
             try statement.bind(5, Int64(limit))
             var rows: [(Int64, String)] = []

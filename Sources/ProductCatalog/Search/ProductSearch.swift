@@ -16,6 +16,7 @@ public final class ProductSearch {
     let connection: Connection
     private var statements: [String: Statement] = [:]
     private var columns: [ProductColumn]?
+    private var columnNames: [String]?
 
     /// Opens the catalog at `databasePath` for reading.
     public init(databasePath: String) throws {
@@ -28,14 +29,16 @@ public final class ProductSearch {
         connection.setBusyTimeout(milliseconds: 5_000)
     }
 
-    /// Up to `limit` products whose productId starts with `prefix` (ASCII case ignored), after `cursor`.
-    public func page(prefix: String, after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
+    /// Up to `limit` products whose productId starts with `prefix` (ASCII case ignored) and that
+    /// meet `filters`, after `cursor`.
+    public func page(prefix: String, filters: SearchFilters = SearchFilters(), after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
         precondition(limit > 0, "a page holds at least one product")
         let range = PrefixRange(prefix: prefix)
         let useCursor = cursor.map { !range.isBefore($0.lastProductId) } ?? false
-        var sql = "SELECT * FROM \(CatalogSchema.table) WHERE productId \(useCursor ? ">" : ">=") ?1"
+        let filter = try filterClause(filters)
+        var sql = "SELECT * FROM \(CatalogSchema.table) p WHERE productId \(useCursor ? ">" : ">=") ?1"
         if range.upper != nil { sql += " AND productId < ?2" }
-        sql += " ORDER BY productId LIMIT ?3"
+        sql += filter.sql + " ORDER BY productId LIMIT ?3"
 
         let statement = try prepared(sql)
         var products: [Product] = []
@@ -48,6 +51,7 @@ public final class ProductSearch {
             }
             if let upper = range.upper { try statement.bind(2, utf8: upper) }
             try statement.bind(3, Int64(limit + 1))
+            try filter.bind(to: statement)
             let columns = try self.columns(of: statement)
             while try statement.step() {
                 products.append(ProductColumn.product(from: statement, columns: columns))
@@ -61,17 +65,46 @@ public final class ProductSearch {
         return SearchPage(products: products, nextCursor: next)
     }
 
-    /// How many products start with `prefix`.
-    public func count(prefix: String) throws -> Int {
-        let range = PrefixRange(prefix: prefix)
-        var sql = "SELECT count(*) FROM \(CatalogSchema.table) WHERE productId >= ?1"
-        if range.upper != nil { sql += " AND productId < ?2" }
-        let statement = try prepared(sql)
+    /// How many products start with `prefix` and meet `filters`.
+    public func count(prefix: String, filters: SearchFilters = SearchFilters()) throws -> Int {
+        let statement = try prepared("SELECT count(*) " + (try prefixMatchClauses(prefix, filters)))
         return try statement.using {
-            try statement.bind(1, utf8: range.lower)
-            if let upper = range.upper { try statement.bind(2, utf8: upper) }
+            try bindPrefixMatch(prefix, filters, to: statement)
             try statement.step()
             return Int(statement.int64(at: 0))
+        }
+    }
+
+    /// `FROM … WHERE …` for the products `p` whose productId starts with `prefix` (`?1`, `?2`)
+    /// and that meet `filters` (`?10` on).
+    func prefixMatchClauses(_ prefix: String, _ filters: SearchFilters) throws -> String {
+        let range = PrefixRange(prefix: prefix)
+        return "FROM \(CatalogSchema.table) p WHERE productId >= ?1" + (range.upper == nil ? "" : " AND productId < ?2")
+            + (try filterClause(filters)).sql
+    }
+
+    /// Binds the parameters of ``prefixMatchClauses(_:_:)``.
+    func bindPrefixMatch(_ prefix: String, _ filters: SearchFilters, to statement: Statement) throws {
+        let range = PrefixRange(prefix: prefix)
+        try statement.bind(1, utf8: range.lower)
+        if let upper = range.upper { try statement.bind(2, utf8: upper) }
+        try filterClause(filters).bind(to: statement)
+    }
+
+    /// The conditions of `filters` on the product `p`, numbered from `?10`.
+    func filterClause(_ filters: SearchFilters) throws -> FilterClause {
+        FilterClause(filters, alias: "p", columnNames: try productColumnNames, firstParameter: 10)
+    }
+
+    /// The names of the `products` table's columns, read once.
+    var productColumnNames: [String] {
+        get throws {
+            if let names = columnNames { return names }
+            var names: [String] = []
+            let statement = try connection.prepare("SELECT name FROM pragma_table_info('\(CatalogSchema.table)')")
+            while try statement.step() { names.append(statement.text(at: 0) ?? "") }
+            columnNames = names
+            return names
         }
     }
 

@@ -36,6 +36,29 @@ import Testing
         #expect(try layout(fixture.databasePath).version == 1)
     }
 
+    @Test func filtersAndFacetsReadAVersionOneCatalogAsItIs() throws {
+        let fixture = try versionOneCatalog()
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        var filters = SearchFilters()
+        filters.minPrice = Price("9.99")
+        #expect(try search.page(query: "", filters: filters).products.map(\.productId) == ["A1"], "A1 sells for 9.99, in cents 999")
+        filters.priceBasis = .list
+        filters.minPrice = Price("4")
+        filters.maxPrice = Price("4")
+        #expect(try search.page(query: "", filters: filters).products.map(\.productId) == ["B2"])
+        filters = SearchFilters()
+        filters.onSale = true
+        #expect(try search.count(query: "", filters: filters) == 1)
+        // Version 1 had no brand: no product has one.
+        filters = SearchFilters()
+        filters.brands = ["Acme"]
+        #expect(try search.count(query: "", filters: filters) == 0)
+        filters.brands = [""]
+        #expect(try search.count(query: "", filters: filters) == 2)
+        #expect(try search.facets(query: "").counted == 2)
+        #expect(try layout(fixture.databasePath).version == 1)
+    }
+
     @Test func anEditUpgradesTheWholeCatalogToThousandths() throws {
         let fixture = try versionOneCatalog()
         let editor = try CatalogEditor(databasePath: fixture.databasePath)

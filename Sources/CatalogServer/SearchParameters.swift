@@ -1,0 +1,77 @@
+import ProductCatalog
+
+/// What `GET /api/products` and `GET /api/facets` search for: `q` (words or the start of a
+/// productId) or `prefix` (the start of a productId only), and the filters `type`, `color`,
+/// `size`, `brand` (each repeatable: any of its values), `minPrice`, `maxPrice`, `priceBasis`
+/// (`effective`, the default, or `list`) and `onSale` (`true`).
+struct SearchParameters {
+    /// The query or prefix, trimmed.
+    var text: String
+    /// True for `prefix=`: productIds starting with `text`, and no word matches.
+    var byPrefix: Bool
+    var filters: SearchFilters
+
+    /// The longest `q` or `prefix`: a productId's limit, which a useful query never passes.
+    static var maxQueryBytes: Int { ProductRules.maxProductIdBytes }
+
+    /// The parameters of `query`; throws a 400 naming the parameter at fault.
+    init(_ query: FormQuery) throws {
+        let names = ["q", "prefix", "type", "color", "size", "brand", "minPrice", "maxPrice", "priceBasis", "onSale"]
+        for name in names where query.undecodable.contains(name) {
+            throw APIError(.badRequest, "\(name) is not valid percent-encoded UTF-8; encode it with encodeURIComponent.",
+                           fields: [name: "Encode it as UTF-8 with encodeURIComponent."])
+        }
+        guard query["q"] == nil || query["prefix"] == nil else {
+            throw APIError(.badRequest, "Give q (words or the start of a productId) or prefix (the start of a productId only), not both.",
+                           fields: ["q": "Leave out either q or prefix."])
+        }
+        byPrefix = query["prefix"] != nil
+        // Spaces around a query are never meant: the page trims them too.
+        text = ProductRules.trimmed(query["prefix"] ?? query["q"] ?? "")
+        let name = byPrefix ? "prefix" : "q"
+        guard text.utf8.count <= Self.maxQueryBytes else {
+            throw APIError(.badRequest, "\(name) is longer than \(Self.maxQueryBytes) bytes, longer than any productId or title worth searching for.",
+                           fields: [name: "Use at most \(Self.maxQueryBytes) bytes."])
+        }
+
+        filters = SearchFilters()
+        filters.productTypes = query.all("type")
+        filters.colors = query.all("color")
+        filters.sizes = query.all("size")
+        filters.brands = query.all("brand")
+        for (name, values) in [("type", filters.productTypes), ("color", filters.colors), ("size", filters.sizes), ("brand", filters.brands)] {
+            guard values.count <= 100, values.allSatisfy({ $0.utf8.count <= Self.maxQueryBytes }) else {
+                throw APIError(.badRequest, "\(name) has more than 100 values or one longer than \(Self.maxQueryBytes) bytes.",
+                               fields: [name: "Give at most 100 values of at most \(Self.maxQueryBytes) bytes."])
+            }
+        }
+        filters.minPrice = try Self.price(query, "minPrice")
+        filters.maxPrice = try Self.price(query, "maxPrice")
+        if let min = filters.minPrice, let max = filters.maxPrice, min > max {
+            throw APIError(.badRequest, "minPrice \(min) is above maxPrice \(max); swap them.",
+                           fields: ["minPrice": "Use a price no higher than maxPrice."])
+        }
+        if let text = query["priceBasis"] {
+            guard let basis = SearchFilters.PriceBasis(rawValue: text) else {
+                throw APIError(.badRequest, "priceBasis must be effective (what the product sells for) or list (its list price).",
+                               fields: ["priceBasis": "Use effective or list."])
+            }
+            filters.priceBasis = basis
+        }
+        switch query["onSale"] {
+        case nil, "", "false", "0": filters.onSale = false
+        case "true", "1": filters.onSale = true
+        default:
+            throw APIError(.badRequest, "onSale must be true or false.", fields: ["onSale": "Use true or false."])
+        }
+    }
+
+    private static func price(_ query: FormQuery, _ name: String) throws -> Price? {
+        guard let text = query[name], !text.isEmpty else { return nil }
+        guard let price = Price(text) else {
+            throw APIError(.badRequest, "\(name) \(text) is not a price; write digits with up to three decimals and a dot, such as 19.99.",
+                           fields: [name: "Write a price such as 19.99."])
+        }
+        return price
+    }
+}

@@ -1,0 +1,86 @@
+/// How many of a search's products have each product type, color and size.
+///
+/// The counts cover every match when there are at most ``ProductSearch/facetCap`` of them
+/// (``isComplete``); past that, they cover the first that many in the search's order, and a
+/// reader shows the total as "10,000+" and each count as "at least". Values are grouped ignoring
+/// ASCII case, as filters match them, under the spelling met first.
+public struct FacetCounts: Sendable, Equatable {
+    /// One field's values, most products first.
+    public struct Facet: Sendable, Equatable {
+        public var field: ProductField
+        /// The most common values, by count (highest first), then by value.
+        public var values: [ValueCount]
+        /// Products with a value not among `values`.
+        public var other: Int
+        /// Products without a value.
+        public var withoutValue: Int
+    }
+
+    /// A value and how many products have it.
+    public struct ValueCount: Sendable, Equatable {
+        public var value: String
+        public var count: Int
+    }
+
+    /// The fields counted, in this order.
+    public static let fields: [ProductField] = [.productType, .color, .size]
+
+    /// Type, color and size, in the order of ``fields``.
+    public var facets: [Facet]
+    /// The products counted: every match, or the first ``ProductSearch/facetCap`` when not ``isComplete``.
+    public var counted: Int
+    /// True when every match was counted; false when there are more than were counted.
+    public var isComplete: Bool
+
+    /// The counts of a search that matches nothing, such as one on a catalog not made yet.
+    public static var noMatches: FacetCounts {
+        FacetCounts(facets: fields.map { Facet(field: $0, values: [], other: 0, withoutValue: 0) }, counted: 0, isComplete: true)
+    }
+
+    /// The counts of `field`.
+    public subscript(field: ProductField) -> Facet? {
+        facets.first { $0.field == field }
+    }
+}
+
+/// Tallies the values of one field, grouped ignoring ASCII case.
+struct FacetTally {
+    private var counts: [String: (spelling: String, count: Int)] = [:]
+    private var withoutValue = 0
+
+    mutating func add(_ value: String?) {
+        guard let value, !value.isEmpty else {
+            withoutValue += 1
+            return
+        }
+        let key = String(decoding: value.utf8.map(ProductIdOrder.fold), as: UTF8.self)
+        counts[key, default: (value, 0)].count += 1
+    }
+
+    /// The `top` most common values and what is left.
+    func facet(_ field: ProductField, top: Int) -> FacetCounts.Facet {
+        let sorted = counts.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.spelling < $1.spelling }
+        let shown = sorted.prefix(top)
+        return FacetCounts.Facet(
+            field: field,
+            values: shown.map { FacetCounts.ValueCount(value: $0.spelling, count: $0.count) },
+            other: sorted.dropFirst(top).reduce(0) { $0 + $1.count },
+            withoutValue: withoutValue)
+    }
+}
+
+extension FacetCounts: JSONRepresentable {
+    /// `{"counted": 10000, "complete": false, "productType": {"values": [{"value": "Shirt", "count": 120}, …],
+    /// "other": 35, "withoutValue": 2}, "color": {…}, "size": {…}}`
+    public var jsonValue: JSONValue {
+        var members: [JSONValue.Member] = [.init("counted", .int(counted)), .init("complete", .bool(isComplete))]
+        for facet in facets {
+            members.append(.init(facet.field.rawValue, .object([
+                "values": .array(facet.values.map { .object(["value": .string($0.value), "count": .int($0.count)]) }),
+                "other": .int(facet.other),
+                "withoutValue": .int(facet.withoutValue),
+            ])))
+        }
+        return .object(members)
+    }
+}

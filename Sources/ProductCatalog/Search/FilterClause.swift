@@ -1,0 +1,67 @@
+/// ``SearchFilters`` as SQL conditions on a `products` row, with the values to bind.
+///
+/// The conditions name the columns of the catalog at hand: a catalog of layout 1 keeps prices in
+/// cents (scaled here to thousandths), and one made before a field existed compares it as NULL.
+/// Values are bound as numbered parameters from `firstParameter` on, never written into the SQL,
+/// so the SQL text (and the prepared statement) depends only on which filters are set and how
+/// many values each has.
+struct FilterClause {
+    /// `AND …` for each condition, or an empty string when there is none.
+    let sql: String
+    /// The values of parameters `firstParameter`, `firstParameter + 1`, …
+    let values: [Value]
+    let firstParameter: Int32
+
+    enum Value: Equatable {
+        case text(String)
+        case integer(Int64)
+    }
+
+    /// The conditions of `filters` on the row `alias` of a table with columns `columnNames`.
+    init(_ filters: SearchFilters, alias: String, columnNames: [String], firstParameter: Int32) {
+        self.firstParameter = firstParameter
+        var conditions: [String] = []
+        var values: [Value] = []
+        func parameter(_ value: Value) -> String {
+            values.append(value)
+            return "?\(firstParameter + Int32(values.count) - 1)"
+        }
+        func column(_ field: ProductField) -> String {
+            ProductColumn.expression(for: field, alias: alias, columnNames: columnNames)
+        }
+
+        for (field, asked) in filters.valueFilters where !asked.isEmpty {
+            let wanted = asked.map(ProductRules.trimmed)
+            var alternatives: [String] = []
+            let given = wanted.filter { !$0.isEmpty }
+            if !given.isEmpty {
+                alternatives.append("\(column(field)) COLLATE NOCASE IN (\(given.map { parameter(.text($0)) }.joined(separator: ", ")))")
+            }
+            // An empty value asks for the products without one.
+            if given.count < wanted.count {
+                alternatives.append("ifnull(\(column(field)), '') = ''")
+            }
+            conditions.append(alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")")
+        }
+        let list = column(.listPrice)
+        let sale = column(.salesPrice)
+        let price = filters.priceBasis == .list ? list : "ifnull(\(sale), \(list))"
+        if let min = filters.minPrice { conditions.append("\(price) >= \(parameter(.integer(min.thousandths)))") }
+        if let max = filters.maxPrice { conditions.append("\(price) <= \(parameter(.integer(max.thousandths)))") }
+        if filters.onSale { conditions.append("\(sale) < \(list)") }
+
+        sql = conditions.map { " AND " + $0 }.joined()
+        self.values = values
+    }
+
+    /// Binds the values to `statement`.
+    func bind(to statement: Statement) throws {
+        for (offset, value) in values.enumerated() {
+            let index = firstParameter + Int32(offset)
+            switch value {
+            case .text(let text): try statement.bind(index, text)
+            case .integer(let number): try statement.bind(index, number)
+            }
+        }
+    }
+}

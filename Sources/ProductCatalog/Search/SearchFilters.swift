@@ -1,0 +1,52 @@
+/// Conditions a search's products must also meet: values of type, color, size and brand, a price
+/// range and being on sale.
+///
+/// ```swift
+/// var filters = SearchFilters()
+/// filters.colors = ["Navy", "Black"]      // navy or black
+/// filters.maxPrice = Price("50")          // and selling for 50.00 or less
+/// let page = try search.page(query: "linen", filters: filters)
+/// ```
+///
+/// A value matches ignoring ASCII case (`navy` finds `Navy`); several values of one field match
+/// any of them, and different fields must all match. Prices compare amounts whatever their
+/// currency. Empty filters let every product through.
+public struct SearchFilters: Sendable, Hashable {
+    /// Which price a price range looks at.
+    public enum PriceBasis: String, Sendable, Hashable, CaseIterable {
+        /// What the product sells for: its sale price when it has one, else its list price.
+        case effective
+        /// The list price.
+        case list
+    }
+
+    /// Product types, any of which matches.
+    public var productTypes: [String] = []
+    /// Colors, any of which matches.
+    public var colors: [String] = []
+    /// Sizes, any of which matches.
+    public var sizes: [String] = []
+    /// Brands, any of which matches.
+    public var brands: [String] = []
+    /// The lowest price, included.
+    public var minPrice: Price?
+    /// The highest price, included.
+    public var maxPrice: Price?
+    /// The price that `minPrice` and `maxPrice` look at.
+    public var priceBasis: PriceBasis = .effective
+    /// Only products with a sale price below their list price.
+    public var onSale = false
+
+    public init() {}
+
+    /// True when no condition is set.
+    public var isEmpty: Bool {
+        productTypes.isEmpty && colors.isEmpty && sizes.isEmpty && brands.isEmpty
+            && minPrice == nil && maxPrice == nil && !onSale
+    }
+
+    /// The values asked for each text field, in the order ``FilterClause`` writes them.
+    var valueFilters: [(field: ProductField, values: [String])] {
+        [(.productType, productTypes), (.color, colors), (.size, sizes), (.brand, brands)]
+    }
+}

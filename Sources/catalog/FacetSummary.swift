@@ -1,0 +1,24 @@
+import ProductCatalog
+
+/// Facet counts as lines for a terminal: one per field, its values most common first.
+struct FacetSummary {
+    let counts: FacetCounts
+
+    func render() -> String {
+        let total = Formatting.count(counts.counted)
+        var text = counts.isComplete
+            ? "Counts among all \(total) matches:\n"
+            : "Counts among the first \(total) matches (there are more; each count is at least this):\n"
+        let names: [ProductField: String] = [.productType: "type", .color: "color", .size: "size"]
+        let width = counts.facets.map { names[$0.field, default: $0.field.rawValue].count }.max() ?? 0
+        for facet in counts.facets {
+            let name = names[facet.field, default: facet.field.rawValue]
+            var parts = facet.values.map { "\($0.value) \(Formatting.count($0.count))" }
+            if facet.other > 0 { parts.append("other \(Formatting.count(facet.other))") }
+            if facet.withoutValue > 0 { parts.append("none \(Formatting.count(facet.withoutValue))") }
+            let padding = String(repeating: " ", count: width - name.count)
+            text += "  \(name)\(padding)  \(parts.isEmpty ? "-" : parts.joined(separator: " · "))\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ProductCatalog
+import Testing
+@testable import CatalogServer
+
+/// The filters of `GET /api/products` and the counts of `GET /api/facets`.
+@Suite struct SearchFilterRouteTests {
+    static let csv = """
+        productId,title,listPrice,salesPrice,color,size,productType,brand
+        P1,Linen Shirt,40.00,29.99,Navy,M,Shirts,Acme
+        P2,Linen Dress,80.00,,Black,S,Dresses,Nord
+        P3,Wool Shirt,55.00,,navy,L,Shirts,Nord
+        P4,Linen Towel,12.00,9.00,Sand,,Home,Acme
+        P5,Linen Scarf,25.00,,Navy,M,,
+
+        """
+
+    @Test func filtersCombineWithTheQueryAndTheCountFollowsThem() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(Self.csv)
+        try await fixture.application().test(.router) { client in
+            /// The page's productIds and the count, as `P1 P5 (2)`.
+            func found(_ query: String) async throws -> String {
+                let response = try await client.execute(uri: "/api/products?" + query, method: .get)
+                #expect(response.status == .ok, "\(query)")
+                return try response.productIds().joined(separator: " ") + " (\(try response.json()["count"] as? Int ?? -1))"
+            }
+            let cases = [
+                ("q=linen&color=NAVY", "P1 P5 (2)"),
+                ("q=linen&color=navy&color=black&size=m&size=s", "P1 P2 P5 (3)"),
+                ("q=shirt&type=shirts&brand=nord", "P3 (1)"),
+                ("q=linen&maxPrice=30", "P1 P4 P5 (3)"),
+                ("q=linen&maxPrice=30&priceBasis=list", "P4 P5 (2)"),
+                ("onSale=true", "P1 P4 (2)"),
+                ("q=&size=", "P4 (1)"),
+                ("prefix=p&minPrice=50&limit=1", "P2 (2)"),
+            ]
+            for (query, expected) in cases {
+                let answer = try await found(query)
+                #expect(answer == expected, "\(query)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("minPrice=cheap", "minPrice"), ("maxPrice=1%2C5", "maxPrice"), ("minPrice=9&maxPrice=3", "minPrice"),
+        ("priceBasis=sale", "priceBasis"), ("onSale=yes", "onSale"), ("color=%FF", "color"),
+    ])
+    func aBadFilterIsA400NamingIt(query: String, field: String) async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(Self.csv)
+        try await fixture.application().test(.router) { client in
+            for path in ["/api/products", "/api/facets"] {
+                let response = try await client.execute(uri: path + "?" + query, method: .get)
+                #expect(response.status == .badRequest, "\(path)?\(query)")
+                #expect(Array(try response.errorFields().keys) == [field], "\(path)?\(query)")
+            }
+        }
+    }
+
+    @Test func facetsCountTheMatchesOfTheQueryAndFilters() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(Self.csv)
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/facets?q=linen&minPrice=20", method: .get)
+            #expect(response.status == .ok)
+            let object = try response.json()
+            #expect(object["counted"] as? Int == 3)
+            #expect(object["complete"] as? Bool == true)
+            let color = object["color"] as? [String: Any]
+            let values = (color?["values"] as? [[String: Any]])?.map { "\($0["value"]!)=\($0["count"]!)" }
+            #expect(values == ["Navy=2", "Black=1"])
+            let type = object["productType"] as? [String: Any]
+            #expect(type?["withoutValue"] as? Int == 1)
+
+            let text = String(buffer: try await client.execute(uri: "/api/facets?prefix=p&color=navy", method: .get).body)
+            #expect(text.hasPrefix(#"{"counted":3,"complete":true,"productType":{"values":[{"value":"Shirts","count":2}]"#))
+        }
+    }
+
+    @Test func facetsOfACatalogNotMadeYetAreEmpty() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/facets?q=x", method: .get)
+            #expect(response.status == .ok)
+            #expect(try response.json()["counted"] as? Int == 0)
+        }
+    }
+}

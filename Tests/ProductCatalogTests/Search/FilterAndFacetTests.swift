@@ -1,0 +1,236 @@
+import Foundation
+import Testing
+@testable import ProductCatalog
+
+/// Filters narrow a search; facets count its types, colors and sizes. Both checked against a
+/// plain model of the documented rules, and the counts against SQL's own GROUP BY.
+@Suite struct FilterAndFacetTests {
+    /// A catalog of `rows` products with every filtered field, values in mixed case and some missing.
+    static func csv(rows: Int, seed: UInt64) -> String {
+        var random = SeededRandomGenerator(seed: seed)
+        let nouns = ["Shirt", "Dress", "Café Mug", "Linen Shirt", "Scarf", "Jacket", "Sock", "Tote"]
+        let types = ["Shirts", "shirts", "Dresses", "Kitchen", "Accessories", ""]
+        let colors = ["Navy", "NAVY", "Black", "Sand", "Crème", "Rose Gold", ""]
+        let sizes = ["S", "M", "L", "XL", "m", ""]
+        let brands = ["Acme", "Müller", "acme", "Nord", ""]
+        var lines = ["productId,title,listPrice,salesPrice,color,size,productType,brand"]
+        for index in 0..<rows {
+            let prefix = ["AB", "SH", "X", "ZZ"][Int(random.next() % 4)]
+            let cents = Int(random.next() % 10_000) + 100
+            let sale = random.next() % 3 == 0 ? cents - Int(random.next() % 100) : (random.next() % 5 == 0 ? cents : -1)
+            func price(_ cents: Int) -> String { cents < 0 ? "" : "\(cents / 100).\(String(format: "%02d", cents % 100))" }
+            let fields = [
+                "\(prefix)-\(index)", nouns[Int(random.next() % UInt64(nouns.count))],
+                random.next() % 10 == 0 ? "" : price(cents), price(sale),
+                colors.randomElement(using: &random)!, sizes.randomElement(using: &random)!,
+                types.randomElement(using: &random)!, brands.randomElement(using: &random)!,
+            ]
+            lines.append(fields.joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// True when `product` passes `filters`, as the documentation says.
+    static func passes(_ product: Product, _ filters: SearchFilters) -> Bool {
+        func matches(_ value: String?, _ wanted: [String]) -> Bool {
+            wanted.isEmpty || wanted.contains { want in
+                want.isEmpty ? (value ?? "").isEmpty : value.map { asciiLower($0) == asciiLower(want) } ?? false
+            }
+        }
+        guard matches(product.productType, filters.productTypes), matches(product.color, filters.colors),
+              matches(product.size, filters.sizes), matches(product.brand, filters.brands) else { return false }
+        let price = filters.priceBasis == .list ? product.listPrice : product.salesPrice ?? product.listPrice
+        if let min = filters.minPrice, !(price.map { $0 >= min } ?? false) { return false }
+        if let max = filters.maxPrice, !(price.map { $0 <= max } ?? false) { return false }
+        if filters.onSale {
+            guard let sale = product.salesPrice, let list = product.listPrice, sale < list else { return false }
+        }
+        return true
+    }
+
+    static func asciiLower(_ text: String) -> String {
+        String(decoding: text.utf8.map(ProductIdOrder.fold), as: UTF8.self)
+    }
+
+    /// The products `query` finds, in the documented order: productId matches, then word matches.
+    static func model(_ all: [Product], _ query: String) -> [Product] {
+        let range = PrefixRange(prefix: query)
+        func byId(_ product: Product) -> Bool {
+            let key = product.productId.utf8.map(ProductIdOrder.fold)
+            return !key.lexicographicallyPrecedes(range.lower) && (range.upper.map { key.lexicographicallyPrecedes($0) } ?? true)
+        }
+        let folded = WordSearchTests.words(query)
+        let byWords = folded.isEmpty ? [] : all.filter { product in
+            let words = WordSearchTests.words(product.title) + WordSearchTests.words(product.brand) + WordSearchTests.words(product.productType)
+            return !byId(product) && folded.allSatisfy { part in words.contains { $0.hasPrefix(part) } }
+        }
+        return all.filter(byId) + byWords
+    }
+
+    func pages(_ search: ProductSearch, _ query: String, _ filters: SearchFilters, pageSize: Int) throws -> [String] {
+        var ids: [String] = []
+        var cursor: KeysetCursor?
+        repeat {
+            let page = try search.page(query: query, filters: filters, after: cursor, limit: pageSize)
+            #expect(page.products.count <= pageSize)
+            ids += page.products.map(\.productId)
+            cursor = page.nextCursor
+        } while cursor != nil
+        return ids
+    }
+
+    /// Filter combinations: each alone, and several together.
+    static var filterCases: [SearchFilters] {
+        var cases: [SearchFilters] = [SearchFilters()]
+        func make(_ change: (inout SearchFilters) -> Void) -> SearchFilters {
+            var filters = SearchFilters()
+            change(&filters)
+            return filters
+        }
+        cases.append(make { $0.colors = ["navy"] })
+        cases.append(make { $0.colors = ["Navy", "black"]; $0.sizes = ["M"] })
+        cases.append(make { $0.productTypes = ["SHIRTS"]; $0.brands = ["acme"] })
+        cases.append(make { $0.brands = ["müller"] })
+        cases.append(make { $0.brands = ["MÜLLER", "nord"] })  // ASCII case only: MÜLLER is not Müller.
+        cases.append(make { $0.brands = ["Müller"]; $0.colors = ["crème", "Crème"] })
+        cases.append(make { $0.sizes = [""] })
+        cases.append(make { $0.productTypes = ["", "Kitchen"] })
+        cases.append(make { $0.minPrice = Price("20"); $0.maxPrice = Price("40.50") })
+        cases.append(make { $0.minPrice = Price("20"); $0.maxPrice = Price("40.50"); $0.priceBasis = .list })
+        cases.append(make { $0.maxPrice = Price("10") })
+        cases.append(make { $0.onSale = true })
+        cases.append(make { $0.onSale = true; $0.colors = ["sand"]; $0.minPrice = Price("50") })
+        cases.append(make { $0.colors = ["no such color"] })
+        return cases
+    }
+
+    @Test func pagesWithFiltersAgreeWithThePlainModel() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV(Self.csv(rows: 1_500, seed: 3))
+        let all = try fixture.allProducts(pageSize: 500)
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        for query in ["", "sh", "shirt", "linen sh", "cafe", "acme", "x-1", "zz", "nothing"] {
+            let found = Self.model(all, query)
+            for filters in Self.filterCases {
+                let expected = found.filter { Self.passes($0, filters) }.map(\.productId)
+                for pageSize in [9, 20] {
+                    #expect(try pages(search, query, filters, pageSize: pageSize) == expected, "\(query) \(filters), page size \(pageSize)")
+                }
+                #expect(try search.count(query: query, filters: filters) == expected.count, "\(query) \(filters)")
+            }
+        }
+        // The filters are not vacuous here: each case lets through some products but not all,
+        // except the one that asks for a color nobody has.
+        for filters in Self.filterCases.dropFirst().dropLast() {
+            let passing = all.filter { Self.passes($0, filters) }.count
+            #expect(passing > 0 && passing < all.count, "\(filters)")
+        }
+    }
+
+    @Test func prefixPagesTakeFiltersToo() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV(Self.csv(rows: 400, seed: 4))
+        let all = try fixture.allProducts(pageSize: 500)
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        var filters = SearchFilters()
+        filters.colors = ["NAVY"]
+        filters.onSale = true
+        var ids: [String] = []
+        var cursor: KeysetCursor?
+        repeat {
+            let page = try search.page(prefix: "sh", filters: filters, after: cursor, limit: 3)
+            ids += page.products.map(\.productId)
+            cursor = page.nextCursor
+        } while cursor != nil
+        let expected = all.filter { $0.productId.hasPrefix("SH-") && Self.passes($0, filters) }.map(\.productId)
+        #expect(!expected.isEmpty)
+        #expect(ids == expected)
+        #expect(try search.count(prefix: "sh", filters: filters) == expected.count)
+    }
+
+    /// Facet counts of `field` by SQL's GROUP BY over the products `ids`, grouped as filters match.
+    func groupBy(_ field: ProductField, _ ids: [String], _ path: String) throws -> [String: Int] {
+        let connection = try Connection(path: path, mode: .readOnly)
+        try connection.execute("CREATE TEMP TABLE wanted (productId TEXT PRIMARY KEY COLLATE NOCASE)")
+        let insert = try connection.prepare("INSERT INTO wanted VALUES (?1)")
+        for id in ids {
+            try insert.using {
+                try insert.bind(1, id)
+                _ = try insert.step()
+            }
+        }
+        let statement = try connection.prepare("""
+            SELECT lower(ifnull(p.\(field.columnName), '')), count(*) FROM products p JOIN wanted USING (productId)
+            GROUP BY p.\(field.columnName) COLLATE NOCASE
+            """)
+        var counts: [String: Int] = [:]
+        while try statement.step() { counts[statement.text(at: 0) ?? "", default: 0] += Int(statement.int64(at: 1)) }
+        return counts
+    }
+
+    @Test func facetCountsMatchAGroupByOverTheSameProducts() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV(Self.csv(rows: 1_200, seed: 5))
+        let all = try fixture.allProducts(pageSize: 500)
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        for query in ["", "shirt", "ab", "mug"] {
+            for filters in Self.filterCases.prefix(9) {
+                let ids = Self.model(all, query).filter { Self.passes($0, filters) }.map(\.productId)
+                let counts = try search.facets(query: query, filters: filters, top: 3)
+                #expect(counts.isComplete)
+                #expect(counts.counted == ids.count, "\(query) \(filters)")
+                for facet in counts.facets {
+                    var expected = try groupBy(facet.field, ids, fixture.databasePath)
+                    #expect(facet.withoutValue == expected.removeValue(forKey: "") ?? 0, "\(query) \(facet.field)")
+                    let ranked = expected.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                    #expect(facet.values.map { $0.count } == ranked.prefix(3).map(\.value), "\(query) \(filters) \(facet.field)")
+                    #expect(facet.values.allSatisfy { expected[Self.asciiLower($0.value)] == $0.count })
+                    #expect(facet.other == ranked.dropFirst(3).reduce(0) { $0 + $1.value })
+                }
+            }
+        }
+    }
+
+    @Test func facetsStopAtTheCapAndSaySo() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV(Self.csv(rows: 600, seed: 6))
+        let all = try fixture.allProducts(pageSize: 500)
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        for query in ["", "x", "shirt"] {
+            let matches = Self.model(all, query)
+            #expect(matches.count > 60)
+            let capped = try search.facets(query: query, top: 100, cap: 50)
+            #expect(!capped.isComplete)
+            #expect(capped.counted == 50)
+            // The first 50 in the search's order are the ones counted.
+            let colors = Dictionary(grouping: matches.prefix(50)) { Self.asciiLower($0.color ?? "") }.mapValues(\.count)
+            let counted = capped[.color]!
+            #expect(counted.values.count + (counted.withoutValue > 0 ? 1 : 0) == colors.count)
+            for value in counted.values { #expect(colors[Self.asciiLower(value.value)] == value.count) }
+            let exact = try search.facets(query: query, top: 100, cap: matches.count)
+            #expect(exact.isComplete && exact.counted == matches.count)
+        }
+    }
+
+    @Test func aValueIsShownAsFirstSpelledAndMatchedIgnoringASCIICase() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV("""
+            productId,title,color,size
+            A1,Mug,Navy,M
+            A2,Mug,NAVY,m
+            A3,Mug,navy,
+            A4,Mug,Sand,L
+
+            """)
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        let counts = try search.facets(query: "", top: 1)
+        #expect(counts[.color]?.values == [FacetCounts.ValueCount(value: "Navy", count: 3)])
+        #expect(counts[.color]?.other == 1)
+        #expect(counts[.size]?.values == [FacetCounts.ValueCount(value: "M", count: 2)])
+        #expect(counts[.size]?.withoutValue == 1)
+        #expect(counts[.productType]?.withoutValue == 4)
+        var filters = SearchFilters()
+        filters.colors = ["nAvY"]
+        #expect(try search.page(query: "mug", filters: filters).products.map(\.productId) == ["A1", "A2", "A3"])
+    }
+}
