@@ -158,7 +158,9 @@ public final class CatalogEditor {
             try connection.transaction(.immediate) {
                 guard isCurrent else { throw EditError.catalogReplaced(path: databasePath) }
                 if !fieldsChecked { try CatalogSchema.upgrade(connection) }
-                return try body()
+                let result = try body()
+                try WordIndex.foldPendingTerms(connection)
+                return result
             }
         }
         fieldsChecked = true

@@ -46,7 +46,7 @@ extension ProductSearch {
             try bindPrefixMatch(query, filters, to: byId)
             try tally(byId)
         }
-        if !more, words, let match = WordQuery(query).matchExpression, try hasWordIndex {
+        if !more, words, let match = try wordMatch(query) {
             let range = PrefixRange(prefix: query)
             let byWord = try prepared("SELECT \(values) " + (try wordMatchClauses(excluding: range, filters, joiningProducts: true))
                 + " ORDER BY \(WordIndex.table).rowid LIMIT ?5")

@@ -17,7 +17,7 @@ extension ProductSearch {
             if prefixPage.nextCursor != nil { return prefixPage }
             products = prefixPage.products
         }
-        guard let match = WordQuery(query).matchExpression, try hasWordIndex else {
+        guard let match = try wordMatch(query) else {
             return SearchPage(products: products, nextCursor: nil)
         }
         // One more than fits, to know whether a next page exists.
@@ -34,7 +34,7 @@ extension ProductSearch {
     /// How many products ``page(query:filters:after:limit:)`` lists in all.
     public func count(query: String, filters: SearchFilters = SearchFilters()) throws -> Int {
         let byId = try count(prefix: query, filters: filters)
-        guard let match = WordQuery(query).matchExpression, try hasWordIndex else { return byId }
+        guard let match = try wordMatch(query) else { return byId }
         let statement = try prepared("SELECT count(*) " + (try wordMatchClauses(excluding: PrefixRange(prefix: query), filters)))
         return try statement.using {
             try bindWordMatch(match, excluding: PrefixRange(prefix: query), filters, to: statement)

@@ -17,6 +17,7 @@ public final class ProductSearch {
     private var statements: [String: Statement] = [:]
     private var columns: [ProductColumn]?
     private var columnNames: [String]?
+    private var tokenizer: WordTokenizer?
 
     /// Opens the catalog at `databasePath` for reading.
     public init(databasePath: String) throws {
@@ -115,6 +116,16 @@ public final class ProductSearch {
             try statement.bind(1, id)
             guard try statement.step() else { return nil }
             return ProductColumn.product(from: statement, columns: try columns(of: statement))
+        }
+    }
+
+    /// The word index's tokenizer, made at first use.
+    var wordTokenizer: WordTokenizer {
+        get throws {
+            if let tokenizer { return tokenizer }
+            let made = try WordTokenizer(connection: connection)
+            tokenizer = made
+            return made
         }
     }
 

@@ -14,6 +14,16 @@ struct WordQuery: Equatable {
     /// The `MATCH` expression, nil when the text has no words.
     var matchExpression: String? {
         guard !words.isEmpty else { return nil }
-        return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+        return words.map(Self.prefix).joined(separator: " ")
+    }
+
+    /// `word` as an FTS5 string: quoted, so that it is never read as an operator.
+    static func quoted(_ word: String) -> String {
+        "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// An FTS5 query for the words starting with `word`.
+    static func prefix(_ word: String) -> String {
+        quoted(word) + "*"
     }
 }

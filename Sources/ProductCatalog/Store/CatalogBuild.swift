@@ -116,7 +116,9 @@ final class CatalogBuild {
         guard let connection else { return 0 }
         return try database {
             try indexWords(connection)
+            if wordColumns != nil { try WordIndex.listAllTerms(connection) }
             try CatalogSchema.upgrade(connection)
+            try WordIndex.foldPendingTerms(connection)
             try connection.commit()
             inserter = nil
             let count = try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.table)") ?? 0

@@ -18,12 +18,13 @@
 /// Prices are integer thousandths of their currency's unit (`12.50` is 12500), exact for every
 /// currency, KWD's three decimals included. Layout version 1 kept cents in `listPriceCents` and
 /// `salesPriceCents`; it is read as it is and upgraded by the first write (``upgrade(_:)``).
-/// Layout 3 added the word index (``WordIndex``), which the first write gives an older catalog.
+/// Layout 3 added the word index (``WordIndex``) and layout 4 its term list, which the first
+/// write gives an older catalog.
 public enum CatalogSchema {
     /// `PRAGMA application_id` of a catalog file ("PCAT"), so we never overwrite someone else's database.
     public static let applicationID: Int32 = 0x5043_4154
     /// `PRAGMA user_version` of the current layout.
-    public static let version: Int32 = 3
+    public static let version: Int32 = 4
     /// The table holding the products.
     public static let table = "products"
     /// The productIds added, edited or deleted by hand since the last replacing import.

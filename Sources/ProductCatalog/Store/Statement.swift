@@ -55,6 +55,12 @@ public final class Statement {
         try check(sqlite3_bind_int64(handle, index, value))
     }
 
+    /// Binds a pointer of the kind `type` names (`sqlite3_bind_pointer`), for an extension's
+    /// interface such as FTS5's; `type` must stay valid while the statement uses the binding.
+    func bindPointer(_ index: Int32, _ pointer: UnsafeMutableRawPointer, type: UnsafePointer<CChar>) throws {
+        try check(sqlite3_bind_pointer(handle, index, pointer, type, nil))
+    }
+
     /// Binds NULL.
     @inline(__always)
     public func bindNull(_ index: Int32) throws {

@@ -67,6 +67,13 @@ import Testing
         return all.filter(byId) + byWords
     }
 
+    /// A catalog of `rows` generated products, every product in search order, and a search on it.
+    func catalog(rows: Int, seed: UInt64) throws -> (fixture: CatalogFixture, all: [Product], search: ProductSearch) {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV(Self.csv(rows: rows, seed: seed))
+        return (fixture, try fixture.allProducts(pageSize: 500), try ProductSearch(databasePath: fixture.databasePath))
+    }
+
     func pages(_ search: ProductSearch, _ query: String, _ filters: SearchFilters, pageSize: Int) throws -> [String] {
         var ids: [String] = []
         var cursor: KeysetCursor?
@@ -105,10 +112,7 @@ import Testing
     }
 
     @Test func pagesWithFiltersAgreeWithThePlainModel() throws {
-        let fixture = try CatalogFixture()
-        try fixture.importCSV(Self.csv(rows: 1_500, seed: 3))
-        let all = try fixture.allProducts(pageSize: 500)
-        let search = try ProductSearch(databasePath: fixture.databasePath)
+        let (_, all, search) = try catalog(rows: 1_500, seed: 3)
         for query in ["", "sh", "shirt", "linen sh", "cafe", "acme", "x-1", "zz", "nothing"] {
             let found = Self.model(all, query)
             for filters in Self.filterCases {
@@ -128,10 +132,7 @@ import Testing
     }
 
     @Test func prefixPagesTakeFiltersToo() throws {
-        let fixture = try CatalogFixture()
-        try fixture.importCSV(Self.csv(rows: 400, seed: 4))
-        let all = try fixture.allProducts(pageSize: 500)
-        let search = try ProductSearch(databasePath: fixture.databasePath)
+        let (_, all, search) = try catalog(rows: 400, seed: 4)
         var filters = SearchFilters()
         filters.colors = ["NAVY"]
         filters.onSale = true
@@ -169,10 +170,7 @@ import Testing
     }
 
     @Test func facetCountsMatchAGroupByOverTheSameProducts() throws {
-        let fixture = try CatalogFixture()
-        try fixture.importCSV(Self.csv(rows: 1_200, seed: 5))
-        let all = try fixture.allProducts(pageSize: 500)
-        let search = try ProductSearch(databasePath: fixture.databasePath)
+        let (fixture, all, search) = try catalog(rows: 1_200, seed: 5)
         for query in ["", "shirt", "ab", "mug"] {
             for filters in Self.filterCases.prefix(9) {
                 let ids = Self.model(all, query).filter { Self.passes($0, filters) }.map(\.productId)
@@ -192,10 +190,7 @@ import Testing
     }
 
     @Test func facetsStopAtTheCapAndSaySo() throws {
-        let fixture = try CatalogFixture()
-        try fixture.importCSV(Self.csv(rows: 600, seed: 6))
-        let all = try fixture.allProducts(pageSize: 500)
-        let search = try ProductSearch(databasePath: fixture.databasePath)
+        let (_, all, search) = try catalog(rows: 600, seed: 6)
         for query in ["", "x", "shirt"] {
             let matches = Self.model(all, query)
             #expect(matches.count > 60)

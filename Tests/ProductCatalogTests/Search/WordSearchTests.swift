@@ -115,7 +115,8 @@ import Testing
         let connection = try Connection(path: fixture.databasePath, mode: .readWrite)
         try connection.execute("""
             DROP TRIGGER words_insert; DROP TRIGGER words_update; DROP TRIGGER words_delete;
-            DROP TABLE words; DROP TABLE word_products; PRAGMA user_version = 2;
+            DROP TABLE words; DROP TABLE word_products; DROP TABLE word_terms; DROP TABLE word_terms_pending;
+            PRAGMA user_version = 2;
             """)
         var search = try ProductSearch(databasePath: fixture.databasePath)
         #expect(try !search.hasWordIndex)
@@ -124,6 +125,78 @@ import Testing
         search = try ProductSearch(databasePath: fixture.databasePath)
         #expect(try search.hasWordIndex)
         #expect(try ids(search, "lin") == ["LIN-1", "P1", "P7"])
+    }
+
+    @Test func theTermListFollowsEditsAndAnotherProgramsWritesFallBackToPrefixQueries() throws {
+        var fixture = try CatalogFixture()
+        try fixture.importCSV(Self.csv)
+        var connection = try Connection(path: fixture.databasePath, mode: .readWrite)
+        #expect(try WordIndex.termsAreComplete(connection))
+        #expect(try connection.scalarInt("SELECT count(*) FROM word_terms WHERE term IN ('linen', 'cafe', 'muller', '日本工房')") == 4)
+
+        // This library's writers list the new terms before they commit.
+        try CatalogEditor(databasePath: fixture.databasePath).add(Product(productId: "Z1", title: "Zephyr Jacket"))
+        fixture.options.mode = .upsert
+        try fixture.importCSV("productId,title\nP5,Quokka Mug\n")
+        // The upsert wrote a copy and renamed it over the catalog: open the new file.
+        connection = try Connection(path: fixture.databasePath, mode: .readWrite)
+        #expect(try WordIndex.termsAreComplete(connection))
+        var search = try ProductSearch(databasePath: fixture.databasePath)
+        #expect(try ids(search, "zeph") == ["Z1"])
+        #expect(try ids(search, "quo") == ["P5"])
+        #expect(try ids(search, "chef") == [])
+
+        // Another program's write goes through the triggers, which note the product as pending:
+        // searches use prefix queries until one of our writers lists its terms.
+        try connection.execute("INSERT INTO products (productId, title) VALUES ('X1', 'Xylophone Case')")
+        #expect(try !WordIndex.termsAreComplete(connection))
+        search = try ProductSearch(databasePath: fixture.databasePath)
+        #expect(try ids(search, "xylo") == ["X1"])
+        try CatalogEditor(databasePath: fixture.databasePath).delete(productId: "LIN-1")
+        #expect(try WordIndex.termsAreComplete(connection))
+        #expect(try ids(search, "xylo") == ["X1"])
+    }
+
+    @Test func aCatalogOfLayoutThreeSearchesByPrefixUntilItsFirstEditListsItsTerms() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV(Self.csv)
+        let connection = try Connection(path: fixture.databasePath, mode: .readWrite)
+        try connection.execute("""
+            DROP TRIGGER words_insert; DROP TRIGGER words_update;
+            DROP TABLE word_terms; DROP TABLE word_terms_pending; PRAGMA user_version = 3;
+            """)
+        var search = try ProductSearch(databasePath: fixture.databasePath)
+        #expect(try search.wordMatch("lin shi") == #""lin"* "shi"*"#)
+        #expect(try ids(search, "lin shi") == ["P1"])
+        try CatalogEditor(databasePath: fixture.databasePath).add(Product(productId: "P8", title: "Linen Shift"))
+        #expect(try WordIndex.termsAreComplete(connection))
+        #expect(try connection.scalarInt("PRAGMA user_version") == Int64(CatalogSchema.version))
+        search = try ProductSearch(databasePath: fixture.databasePath)
+        #expect(try search.wordMatch("lin shi") == #"("linen") AND ("shift" OR "shirt" OR "shirts")"#)
+        #expect(try ids(search, "lin shi") == ["P1", "P8"])
+    }
+
+    @Test func aWordStartingManyTermsMatchesByPrefixAndFindsTheSame() throws {
+        let rows = (0..<(ProductSearch.maxTermsPerWord + 50)).map { "Q\($0),Qx\($0) Widget" }
+        let fixture = try CatalogFixture()
+        try fixture.importCSV("productId,title\n" + rows.joined(separator: "\n") + "\nR1,Qxa Lamp\n")
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        #expect(try search.wordMatch("qx") == #""qx"*"#)
+        #expect(try search.wordMatch("QXA") == #"("qxa")"#)
+        #expect(try search.wordMatch("qx1 widg") == #"("qx1" OR "qx10" OR "qx100" OR "qx101" OR "qx102" OR "qx103" OR "qx104" OR "qx105" OR "qx106" OR "qx107" OR "qx108" OR "qx109" OR "qx11" OR "qx110" OR "qx111" OR "qx112" OR "qx113" OR "qx114" OR "qx115" OR "qx116" OR "qx117" OR "qx118" OR "qx119" OR "qx12" OR "qx120" OR "qx121" OR "qx122" OR "qx123" OR "qx124" OR "qx125" OR "qx126" OR "qx127" OR "qx128" OR "qx129" OR "qx13" OR "qx130" OR "qx131" OR "qx132" OR "qx133" OR "qx134" OR "qx135" OR "qx136" OR "qx137" OR "qx138" OR "qx139" OR "qx14" OR "qx140" OR "qx141" OR "qx142" OR "qx143" OR "qx144" OR "qx145" OR "qx146" OR "qx147" OR "qx148" OR "qx149" OR "qx15" OR "qx150" OR "qx151" OR "qx152" OR "qx153" OR "qx154" OR "qx155" OR "qx156" OR "qx157" OR "qx158" OR "qx159" OR "qx16" OR "qx160" OR "qx161" OR "qx162" OR "qx163" OR "qx164" OR "qx165" OR "qx166" OR "qx167" OR "qx168" OR "qx169" OR "qx17" OR "qx170" OR "qx171" OR "qx172" OR "qx173" OR "qx174" OR "qx175" OR "qx176" OR "qx177" OR "qx178" OR "qx179" OR "qx18" OR "qx180" OR "qx181" OR "qx182" OR "qx183" OR "qx184" OR "qx185" OR "qx186" OR "qx187" OR "qx188" OR "qx189" OR "qx19" OR "qx190" OR "qx191" OR "qx192" OR "qx193" OR "qx194" OR "qx195" OR "qx196" OR "qx197" OR "qx198" OR "qx199") AND ("widget")"#)
+        #expect(try search.wordMatch("nothing") == nil)
+        #expect(try ids(search, "qx").count == ProductSearch.maxTermsPerWord + 51)
+        #expect(try ids(search, "qxa") == ["R1"])
+        #expect(try search.count(query: "qx1 widg") == 111)
+    }
+
+    @Test func theTokenizerFoldsAsTheIndexDoes() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV(Self.csv)
+        let tokenizer = try WordTokenizer(connection: Connection(path: fixture.databasePath, mode: .readOnly))
+        #expect(try tokenizer.tokens("Café Straße T-Shirt 日本工房 MÜLLER") == ["cafe", "straße", "t", "shirt", "日本工房", "muller"])
+        #expect(try tokenizer.tokens("CAFÉ", asQueryPrefix: true) == ["cafe"])
+        #expect(try tokenizer.tokens("") == [])
     }
 
     @Test func aCursorAmongWordMatchesReadsBackAndIsNotAProductId() throws {

@@ -1,0 +1,88 @@
+import CSQLite
+
+/// The word index's own tokenizer (FTS5's `unicode61 remove_diacritics 2`), called directly:
+/// the words of a text exactly as the index stores them, lower-cased and without accents.
+///
+/// The search folds a query's words with it before looking them up among the index's terms,
+/// and writers list the terms of the products they change; any other folding (Foundation's
+/// case folding turns `ß` into `ss`, the tokenizer does not) would find other words.
+final class WordTokenizer {
+    private let connection: Connection
+    private var tokenizer: fts5_tokenizer
+    private let instance: OpaquePointer
+
+    /// The tokenizer of the FTS5 built into the SQLite of `connection`.
+    init(connection: Connection) throws {
+        self.connection = connection
+        var api: UnsafeMutablePointer<fts5_api>?
+        let statement = try connection.prepare("SELECT fts5(?1)")
+        try withUnsafeMutablePointer(to: &api) { pointer in
+            try statement.bindPointer(1, pointer, type: fts5APIPointerType)
+            _ = try statement.step()
+        }
+        guard let api, api.pointee.iVersion >= 2, let find = api.pointee.xFindTokenizer else {
+            throw SQLiteError(extendedCode: SQLITE_ERROR, message: "this SQLite has no FTS5", sql: "SELECT fts5(?1)", path: connection.path)
+        }
+        var context: UnsafeMutableRawPointer?
+        var tokenizer = fts5_tokenizer()
+        try connection.check(find(api, "unicode61", &context, &tokenizer), sql: nil)
+        guard let create = tokenizer.xCreate else {
+            throw SQLiteError(extendedCode: SQLITE_ERROR, message: "FTS5 has no unicode61 tokenizer", path: connection.path)
+        }
+        var instance: OpaquePointer?
+        let arguments = ["remove_diacritics", "2"]
+        let code = arguments.withCStrings { create(context, $0, Int32(arguments.count), &instance) }
+        guard code == SQLITE_OK, let instance else {
+            throw SQLiteError(extendedCode: code, message: "cannot make the unicode61 tokenizer", path: connection.path)
+        }
+        self.tokenizer = tokenizer
+        self.instance = instance
+    }
+
+    deinit {
+        tokenizer.xDelete?(instance)
+    }
+
+    /// The tokens of `text`: as a document's words, or as a query word to match by prefix.
+    func tokens(_ text: String, asQueryPrefix: Bool = false) throws -> [String] {
+        guard let tokenize = tokenizer.xTokenize else { return [] }
+        final class Collected { var tokens: [String] = [] }
+        let collected = Collected()
+        let flags = asQueryPrefix ? FTS5_TOKENIZE_QUERY | FTS5_TOKENIZE_PREFIX : FTS5_TOKENIZE_DOCUMENT
+        var text = text
+        let code = text.withUTF8 { bytes in
+            withExtendedLifetime(collected) {
+                tokenize(instance, Unmanaged.passUnretained(collected).toOpaque(), flags,
+                         UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) { context, _, token, count, _, _ in
+                    guard let context, let token else { return SQLITE_OK }
+                    let bytes = UnsafeRawBufferPointer(start: token, count: Int(count))
+                    Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue().tokens.append(String(decoding: bytes, as: UTF8.self))
+                    return SQLITE_OK
+                }
+            }
+        }
+        try connection.check(code, sql: nil)
+        return collected.tokens
+    }
+}
+
+/// The type name FTS5 gives the pointer to its interface; SQLite keeps the pointer to this text, so it is never freed.
+nonisolated(unsafe) private let fts5APIPointerType = UnsafePointer(cStringCopy("fts5_api_ptr"))
+
+/// A C string with the bytes of `text`, which the caller frees.
+private func cStringCopy(_ text: String) -> UnsafeMutablePointer<CChar> {
+    let bytes = text.utf8CString
+    let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+    bytes.withUnsafeBufferPointer { copy.initialize(from: $0.baseAddress!, count: bytes.count) }
+    return copy
+}
+
+extension Array where Element == String {
+    /// Calls `body` with the strings as a C array of C strings, valid only during the call.
+    fileprivate func withCStrings<T>(_ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) -> T) -> T {
+        let copies = map(cStringCopy)
+        defer { copies.forEach { $0.deallocate() } }
+        var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
+        return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+    }
+}
