@@ -19,7 +19,8 @@ struct ProductsController<Context: RequestContext> {
     }
 
     /// `GET ?q=&after=&limit=` (or `prefix=` for productId prefixes alone), with the filters of
-    /// ``SearchParameters``: the page shape of `catalog search --json` plus `count`, the matches in all.
+    /// ``SearchParameters``: the page shape of `catalog search --json` plus `count`, the matches in
+    /// all, and `countComplete`: false when a `q` matches more than 10,000 and `count` stopped there.
     ///
     /// The query is form-encoded, as browsers send it: `q=a+b` looks for `a b`, `q=a%2Bb` for `a+b`.
     @Sendable func list(request: Request, context: Context) async throws -> Response {
@@ -41,9 +42,10 @@ struct ProductsController<Context: RequestContext> {
             }
             cursor = value
         }
-        let (page, count) = try await store.page(search.text, byPrefix: search.byPrefix, filters: search.filters, after: cursor, limit: limit)
+        let (page, count, complete) = try await store.page(search.text, byPrefix: search.byPrefix, filters: search.filters, after: cursor, limit: limit)
         guard case .object(var members) = page.jsonValue else { return JSONResponse.response(page.jsonValue) }
         members.append(.init("count", .int(count)))
+        members.append(.init("countComplete", .bool(complete)))
         return JSONResponse.response(.object(members))
     }
 

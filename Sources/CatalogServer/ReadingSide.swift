@@ -10,6 +10,9 @@ struct ReadingSide {
     private var watcher: Connection?
     /// Match counts by prefix or query and filters, valid while the file and its data version stay the same.
     private var counts: [CountKey: Int] = [:]
+
+    /// The most matches a query's count reports exactly; a word query matching more says "at least".
+    static let queryCountCap = 10_000
     private var countsVersion: Int64?
 
     init(databasePath: String) {
@@ -36,8 +39,11 @@ struct ReadingSide {
 
     /// A page of products matching `text` (as a query, or with `byPrefix` as a productId prefix)
     /// and `filters`, and how many match in all.
-    mutating func page(_ text: String, byPrefix: Bool, filters: SearchFilters, after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int) {
-        guard let search = try currentSearch() else { return (SearchPage(products: [], nextCursor: nil), 0) }
+    ///
+    /// A prefix's count is exact; a query's stops past ``queryCountCap`` (`complete` false), since
+    /// counting every word match of a common word on ten million products takes seconds.
+    mutating func page(_ text: String, byPrefix: Bool, filters: SearchFilters, after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int, complete: Bool) {
+        guard let search = try currentSearch() else { return (SearchPage(products: [], nextCursor: nil), 0, true) }
         let page = byPrefix
             ? try search.page(prefix: text, filters: filters, after: cursor, limit: limit)
             : try search.page(query: text, filters: filters, after: cursor, limit: limit)
@@ -47,11 +53,18 @@ struct ReadingSide {
             countsVersion = version
         }
         let key = CountKey(text: text, byPrefix: byPrefix, filters: filters)
-        if let count = counts[key] { return (page, count) }
-        let count = byPrefix ? try search.count(prefix: text, filters: filters) : try search.count(query: text, filters: filters)
-        if counts.count >= 256 { counts.removeAll() }
-        counts[key] = count
-        return (page, count)
+        let count: Int
+        if let known = counts[key] {
+            count = known
+        } else {
+            count = byPrefix
+                ? try search.count(prefix: text, filters: filters)
+                : try search.count(query: text, filters: filters, upTo: Self.queryCountCap + 1)
+            if counts.count >= 256 { counts.removeAll() }
+            counts[key] = count
+        }
+        if byPrefix { return (page, count, true) }
+        return (page, min(count, Self.queryCountCap), count <= Self.queryCountCap)
     }
 
     /// Drops the connections; the next request opens the file at the path.

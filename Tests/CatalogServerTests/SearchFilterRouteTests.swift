@@ -83,6 +83,24 @@ import Testing
         }
     }
 
+    @Test func aQuerysCountStopsAtTenThousandAndSaysSoWhileAPrefixCountsAll() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let cap = ReadingSide.queryCountCap
+        try fixture.importCSV(productsCSV(prefix: "P", count: cap + 5))
+        try await fixture.application().test(.router) { client in
+            let query = try await client.execute(uri: "/api/products?q=p&limit=1", method: .get).json()
+            #expect(query["count"] as? Int == cap)
+            #expect(query["countComplete"] as? Bool == false)
+            let prefix = try await client.execute(uri: "/api/products?prefix=p&limit=1", method: .get).json()
+            #expect(prefix["count"] as? Int == cap + 5)
+            #expect(prefix["countComplete"] as? Bool == true)
+            let few = try await client.execute(uri: "/api/products?q=p-00&limit=1", method: .get).json()
+            #expect(few["count"] as? Int == 10)
+            #expect(few["countComplete"] as? Bool == true)
+        }
+    }
+
     @Test func facetsOfACatalogNotMadeYetAreEmpty() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }

@@ -31,16 +31,27 @@ extension ProductSearch {
         return SearchPage(products: products, nextCursor: KeysetCursor(afterWordRow: fitting.last?.wordRow ?? cursor?.lastWordRow ?? 0))
     }
 
-    /// How many products ``page(query:filters:after:limit:)`` lists in all.
-    public func count(query: String, filters: SearchFilters = SearchFilters()) throws -> Int {
-        let byId = try count(prefix: query, filters: filters)
+    /// How many products ``page(query:filters:after:limit:)`` lists in all, or, with `limit`,
+    /// `limit` when it lists at least that many: counting stops there, so a broad query on a
+    /// large catalog costs what `limit` matches cost.
+    public func count(query: String, filters: SearchFilters = SearchFilters(), upTo limit: Int? = nil) throws -> Int {
+        precondition(limit.map { $0 >= 0 } ?? true, "a count stops at 0 or more")
+        let byId = try count(prefix: query, filters: filters, upTo: limit)
+        if let limit, byId >= limit { return limit }
         guard let match = try wordMatch(query) else { return byId }
-        let statement = try prepared("SELECT count(*) " + (try wordMatchClauses(excluding: PrefixRange(prefix: query), filters)))
+        let range = PrefixRange(prefix: query)
+        let statement = try prepared(Self.counting(try wordMatchClauses(excluding: range, filters), limited: limit != nil))
         return try statement.using {
-            try bindWordMatch(match, excluding: PrefixRange(prefix: query), filters, to: statement)
+            try bindWordMatch(match, excluding: range, filters, to: statement)
+            if let limit { try statement.bind(9, Int64(limit - byId)) }
             try statement.step()
             return byId + Int(statement.int64(at: 0))
         }
+    }
+
+    /// `SELECT count(*)` of the rows `clauses` select, stopping at `?9` rows when `limited`.
+    static func counting(_ clauses: String, limited: Bool) -> String {
+        limited ? "SELECT count(*) FROM (SELECT 1 " + clauses + " LIMIT ?9)" : "SELECT count(*) " + clauses
     }
 
     /// True when the catalog has a word index; one made before it gets one at its next import or edit.

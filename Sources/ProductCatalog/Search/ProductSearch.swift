@@ -66,11 +66,13 @@ public final class ProductSearch {
         return SearchPage(products: products, nextCursor: next)
     }
 
-    /// How many products start with `prefix` and meet `filters`.
-    public func count(prefix: String, filters: SearchFilters = SearchFilters()) throws -> Int {
-        let statement = try prepared("SELECT count(*) " + (try prefixMatchClauses(prefix, filters)))
+    /// How many products start with `prefix` and meet `filters`; with `limit`, counting stops there.
+    public func count(prefix: String, filters: SearchFilters = SearchFilters(), upTo limit: Int? = nil) throws -> Int {
+        precondition(limit.map { $0 >= 0 } ?? true, "a count stops at 0 or more")
+        let statement = try prepared(Self.counting(try prefixMatchClauses(prefix, filters), limited: limit != nil))
         return try statement.using {
             try bindPrefixMatch(prefix, filters, to: statement)
+            if let limit { try statement.bind(9, Int64(limit)) }
             try statement.step()
             return Int(statement.int64(at: 0))
         }

@@ -121,6 +121,9 @@ import Testing
                     #expect(try pages(search, query, filters, pageSize: pageSize) == expected, "\(query) \(filters), page size \(pageSize)")
                 }
                 #expect(try search.count(query: query, filters: filters) == expected.count, "\(query) \(filters)")
+                for limit in [0, 1, 7, expected.count] {
+                    #expect(try search.count(query: query, filters: filters, upTo: limit) == min(expected.count, limit), "\(query) \(filters) up to \(limit)")
+                }
             }
         }
         // The filters are not vacuous here: each case lets through some products but not all,
