@@ -25,8 +25,8 @@ public final class CatalogStore: Sendable {
     }
 
     /// A page of products matching `text` (a query, or with `byPrefix` the start of a productId)
-    /// and `filters`, and how many match in all: exactly for a prefix, and for a query up to
-    /// 10,000 (`complete` false when more match).
+    /// and `filters`, and how many match in all: exactly for a prefix or a query without words,
+    /// and for a query with words up to 10,000 (`complete` false when more match).
     public func page(_ text: String, byPrefix: Bool, filters: SearchFilters = SearchFilters(), after cursor: KeysetCursor?,
                      limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
         try await reading.run { side in

@@ -20,7 +20,8 @@ struct ProductsController<Context: RequestContext> {
 
     /// `GET ?q=&after=&limit=` (or `prefix=` for productId prefixes alone), with the filters of
     /// ``SearchParameters``: the page shape of `catalog search --json` plus `count`, the matches in
-    /// all, and `countComplete`: false when a `q` matches more than 10,000 and `count` stopped there.
+    /// all, and `countComplete`: false when a `q` with words matches more than 10,000 and `count`
+    /// stopped there.
     ///
     /// The query is form-encoded, as browsers send it: `q=a+b` looks for `a b`, `q=a%2Bb` for `a+b`.
     @Sendable func list(request: Request, context: Context) async throws -> Response {

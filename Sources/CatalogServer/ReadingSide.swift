@@ -40,7 +40,8 @@ struct ReadingSide {
     /// A page of products matching `text` (as a query, or with `byPrefix` as a productId prefix)
     /// and `filters`, and how many match in all.
     ///
-    /// A prefix's count is exact; a query's stops past ``queryCountCap`` (`complete` false), since
+    /// A prefix's count is exact, and so is a query's without words (`q=` alone counts the
+    /// catalog); a query with words stops past ``queryCountCap`` (`complete` false), since
     /// counting every word match of a common word on ten million products takes seconds.
     mutating func page(_ text: String, byPrefix: Bool, filters: SearchFilters, after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int, complete: Bool) {
         guard let search = try currentSearch() else { return (SearchPage(products: [], nextCursor: nil), 0, true) }
@@ -52,6 +53,7 @@ struct ReadingSide {
             counts.removeAll()
             countsVersion = version
         }
+        let capped = !byPrefix && ProductSearch.hasWords(text)
         let key = CountKey(text: text, byPrefix: byPrefix, filters: filters)
         let count: Int
         if let known = counts[key] {
@@ -59,11 +61,11 @@ struct ReadingSide {
         } else {
             count = byPrefix
                 ? try search.count(prefix: text, filters: filters)
-                : try search.count(query: text, filters: filters, upTo: Self.queryCountCap + 1)
+                : try search.count(query: text, filters: filters, upTo: capped ? Self.queryCountCap + 1 : nil)
             if counts.count >= 256 { counts.removeAll() }
             counts[key] = count
         }
-        if byPrefix { return (page, count, true) }
+        if !capped { return (page, count, true) }
         return (page, min(count, Self.queryCountCap), count <= Self.queryCountCap)
     }
 

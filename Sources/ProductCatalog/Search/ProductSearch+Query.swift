@@ -54,6 +54,12 @@ extension ProductSearch {
         limited ? "SELECT count(*) FROM (SELECT 1 " + clauses + " LIMIT ?9)" : "SELECT count(*) " + clauses
     }
 
+    /// True when `query` has words (runs of letters or digits), so that it finds products by
+    /// their words as well as by productId.
+    public static func hasWords(_ query: String) -> Bool {
+        !WordQuery(query).words.isEmpty
+    }
+
     /// True when the catalog has a word index; one made before it gets one at its next import or edit.
     public var hasWordIndex: Bool {
         get throws { try WordIndex.exists(connection) }
