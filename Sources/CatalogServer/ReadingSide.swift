@@ -2,6 +2,9 @@ import ProductCatalog
 
 /// The search connection of ``CatalogStore`` and what it caches; lives on the store's reading queue.
 struct ReadingSide {
+    /// The most matches a query with words counts; one that matches more says "at least".
+    static let queryCountCap = 10_000
+
     let databasePath: String
     private var search: ProductSearch?
     private var searchIdentity: CatalogFileIdentity?
@@ -11,8 +14,6 @@ struct ReadingSide {
     /// Match counts by prefix or query and filters, valid while the file and its data version stay the same.
     private var counts: [CountKey: Int] = [:]
 
-    /// The most matches a query's count reports exactly; a word query matching more says "at least".
-    static let queryCountCap = 10_000
     private var countsVersion: Int64?
 
     init(databasePath: String) {
