@@ -2,7 +2,8 @@
 """Drives the `catalog serve` page in headless Chromium, as a person would.
 
 Over a generated catalog of 10,000 products it checks, in order:
-  1. typing a prefix shows the first 20 matches and their count;
+  1. typing a prefix shows the first 20 matches and their count; typing the start of a title
+     word finds the products with that word;
   2. scrolling to the end loads the next 20 (40 in all), with the loading indicator;
   3. clearing the box shows the whole catalog again;
   4. uploading a CSV shows a live progress bar that reaches the end with the right counts,
@@ -140,15 +141,18 @@ class BrowserTest:
         return self.driver.execute_script(
             "return Array.from(document.querySelectorAll('#rows tr'), row => row.dataset.productId)")
 
-    def expected_ids(self, prefix, pages):
+    def expected_ids(self, text, pages):
+        """The first `pages` pages the API gives for the search box's text, as the page asks for them."""
         ids, cursor = [], None
         for _ in range(pages):
-            query = {"prefix": prefix, "limit": 20}
+            query = {"q": text, "limit": 20}
             if cursor:
                 query["after"] = cursor
             page = self.server.get_json("/api/products", **query)
             ids += [product["productId"] for product in page["products"]]
             cursor = page["nextCursor"]
+            if not cursor:
+                break
         return ids
 
     def type_in_search(self, text):
@@ -179,19 +183,38 @@ class BrowserTest:
     def search_prefix(self):
         self.prefix = self.choose_prefix()
         expected = self.expected_ids(self.prefix, 1)
-        count = self.server.get_json("/api/products", prefix=self.prefix)["count"]
+        count = self.server.get_json("/api/products", q=self.prefix)["count"]
         self.type_in_search(self.prefix.lower())
         self.wait(lambda: self.row_ids() == expected,
                   f"typing {self.prefix.lower()!r} did not show the first 20 matches {expected[:3]}…; saw {self.row_ids()[:3]}…")
-        wanted = f"{count:,} products start with “{self.prefix.lower()}”"
+        assert expected[0].lower().startswith(self.prefix.lower()), "the first match is not a productId match"
+        wanted = f"{count:,} products match “{self.prefix.lower()}”"
         self.wait(lambda: self.element("count").text == wanted, f"the count did not read {wanted!r}")
+
+    def search_words(self):
+        """The start of two words of a product's title finds it among the products with such words."""
+        product = self.server.get_json("/api/products", q="", limit=1)["products"][0]
+        words = [word for word in product["title"].split() if word.isalpha() and len(word) >= 4][:2]
+        assert words, f"no word of four letters or more in {product['title']!r}"
+        text = " ".join(word[:3].lower() for word in words)
+        expected = self.expected_ids(text, 1)
+        assert product["productId"] in self.expected_ids(text, 50), f"the API does not find {product['productId']} by {text!r}"
+        page = self.server.get_json("/api/products", q=text)
+        self.type_in_search(text)
+        self.wait(lambda: self.row_ids() == expected,
+                  f"typing {text!r} did not show the word matches {expected[:3]}…; saw {self.row_ids()[:3]}…")
+        amount = f"{page['count']:,}" + ("" if page["countComplete"] else "+")
+        wanted = f"{amount} products match “{text}”" if page["count"] != 1 else f"1 product matches “{text}”"
+        self.wait(lambda: self.element("count").text == wanted, f"the count did not read {wanted!r}")
+        self.type_in_search(self.prefix.lower())
+        self.wait(lambda: self.row_ids() == self.expected_ids(self.prefix, 1), "typing the prefix again did not list its matches")
 
     def choose_prefix(self):
         """A two-character prefix of the first product with more than 40 matches, so there are 3+ pages."""
         first = self.server.get_json("/api/products", limit=1)["products"][0]["productId"]
         for length in (2, 1):
             prefix = first[:length]
-            if self.server.get_json("/api/products", prefix=prefix, limit=1)["count"] > 40:
+            if self.server.get_json("/api/products", q=prefix, limit=1)["count"] > 40:
                 return prefix
         raise AssertionError(f"no prefix of {first!r} has more than 40 products")
 
@@ -315,6 +338,7 @@ class BrowserTest:
     def run(self):
         self.check("the page lists the catalog", self.open_page)
         self.check("typing a prefix shows the first 20 matches and their count", self.search_prefix)
+        self.check("typing the start of title words finds the products with those words", self.search_words)
         self.check("scrolling to the end loads the next 20", self.scroll_for_more)
         self.check("clearing the box lists the whole catalog", self.clear_search)
         self.check("uploading a CSV shows live progress to the end with the right counts", self.upload_csv)

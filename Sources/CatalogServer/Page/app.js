@@ -33,7 +33,7 @@ const numberFormat = new Intl.NumberFormat("en-US");
 
 /** What the list shows: one search, its pages so far, and whether a page is in flight. */
 const list = {
-  prefix: "",
+  query: "",
   cursor: null,
   hasMore: false,
   loading: false,
@@ -42,11 +42,11 @@ const list = {
 };
 
 /** Starts a new search; answers to any older search are dropped when they arrive. */
-function search(prefix) {
+function search(query) {
   list.generation += 1;
   if (list.controller) list.controller.abort();
   list.controller = new AbortController();
-  list.prefix = prefix.replace(/^[ \t]+|[ \t]+$/g, ""); // spaces around a query are never meant
+  list.query = query.replace(/^[ \t]+|[ \t]+$/g, ""); // spaces around a query are never meant
   list.cursor = null;
   list.hasMore = false;
   return loadPage(list.generation, true);
@@ -55,7 +55,8 @@ function search(prefix) {
 async function loadPage(generation, first) {
   list.loading = true;
   setLoading(true);
-  const params = new URLSearchParams({ prefix: list.prefix, limit: String(PAGE_SIZE) });
+  // q finds productIds starting with the query, then products with words starting with its words.
+  const params = new URLSearchParams({ q: list.query, limit: String(PAGE_SIZE) });
   if (!first && list.cursor) params.set("after", list.cursor);
   try {
     const response = await fetch("/api/products?" + params, { signal: list.controller.signal });
@@ -68,7 +69,7 @@ async function loadPage(generation, first) {
     $("rows").append(fragment);
     list.cursor = body.nextCursor;
     list.hasMore = body.nextCursor !== null;
-    showCount(body.count);
+    showCount(body.count, body.countComplete !== false);
     $("end").hidden = list.hasMore || body.products.length === 0 && first;
   } catch (error) {
     if (error.name === "AbortError" || generation !== list.generation) return;
@@ -95,17 +96,19 @@ function sentinelIsNear() {
   return $("sentinel").getBoundingClientRect().top < window.innerHeight + 200;
 }
 
-function showCount(count) {
-  const prefix = list.prefix;
-  const products = count === 1 ? "product" : "products";
-  if (prefix === "") {
+/** Says how many products match; `complete` is false when the server stopped counting at `count`. */
+function showCount(count, complete) {
+  const query = list.query;
+  const products = count === 1 && complete ? "product" : "products";
+  const amount = numberFormat.format(count) + (complete ? "" : "+");
+  if (query === "") {
     $("count").textContent = count === 0
       ? "The catalog is empty. Import a CSV file or add a product."
-      : `${numberFormat.format(count)} ${products} in the catalog`;
+      : `${amount} ${products} in the catalog`;
   } else {
     $("count").textContent = count === 0
-      ? `No productId starts with “${prefix}”.`
-      : `${numberFormat.format(count)} ${products} start with “${prefix}”`;
+      ? `No product matches “${query}”.`
+      : `${amount} ${products} ${count === 1 && complete ? "matches" : "match"} “${query}”`;
   }
 }
 
@@ -325,7 +328,7 @@ async function saveProduct(event) {
       $("search").value = answer.productId;
       await search(answer.productId);
     } else {
-      await search(list.prefix);
+      await search(list.query);
     }
   } catch (error) {
     $("editor-error").textContent = "The server could not be reached: " + error.message;
@@ -373,7 +376,7 @@ async function deleteCurrent() {
     closeDialog($("confirm"));
     closeDialog($("detail"));
     showMessage(`Deleted ${productId}.`);
-    await search(list.prefix);
+    await search(list.query);
   } catch (error) {
     $("confirm-error").textContent = "The server could not be reached: " + error.message;
   } finally {
@@ -512,7 +515,7 @@ function importFinished(id, summary) {
     $("import-rejects").hidden = false;
   }
   $("import-start").disabled = false;
-  search(list.prefix);
+  search(list.query);
 }
 
 function importFailed(message) {
@@ -539,7 +542,7 @@ function debounce(action, milliseconds) {
 
 function start() {
   buildForm();
-  const debouncedSearch = debounce((prefix) => search(prefix), DEBOUNCE_MS);
+  const debouncedSearch = debounce((query) => search(query), DEBOUNCE_MS);
   $("search").addEventListener("input", (event) => debouncedSearch(event.target.value));
   $("search-form").addEventListener("submit", (event) => {
     event.preventDefault();
