@@ -13,7 +13,6 @@ struct ReadingSide {
     private var watcher: Connection?
     /// Match counts by prefix or query and filters, valid while the file and its data version stay the same.
     private var counts: [CountKey: Int] = [:]
-
     private var countsVersion: Int64?
 
     init(databasePath: String) {

@@ -74,18 +74,6 @@ import Testing
         return (fixture, try fixture.allProducts(pageSize: 500), try ProductSearch(databasePath: fixture.databasePath))
     }
 
-    func pages(_ search: ProductSearch, _ query: String, _ filters: SearchFilters, pageSize: Int) throws -> [String] {
-        var ids: [String] = []
-        var cursor: KeysetCursor?
-        repeat {
-            let page = try search.page(query: query, filters: filters, after: cursor, limit: pageSize)
-            #expect(page.products.count <= pageSize)
-            ids += page.products.map(\.productId)
-            cursor = page.nextCursor
-        } while cursor != nil
-        return ids
-    }
-
     /// Filter combinations: each alone, and several together.
     static var filterCases: [SearchFilters] {
         var cases: [SearchFilters] = [SearchFilters()]
@@ -118,7 +106,7 @@ import Testing
             for filters in Self.filterCases {
                 let expected = found.filter { Self.passes($0, filters) }.map(\.productId)
                 for pageSize in [9, 20] {
-                    #expect(try pages(search, query, filters, pageSize: pageSize) == expected, "\(query) \(filters), page size \(pageSize)")
+                    #expect(try search.allPages(query: query, filters: filters, pageSize: pageSize) == expected, "\(query) \(filters), page size \(pageSize)")
                 }
                 #expect(try search.count(query: query, filters: filters) == expected.count, "\(query) \(filters)")
                 for limit in [0, 1, 7, expected.count] {
@@ -139,13 +127,7 @@ import Testing
         var filters = SearchFilters()
         filters.colors = ["NAVY"]
         filters.onSale = true
-        var ids: [String] = []
-        var cursor: KeysetCursor?
-        repeat {
-            let page = try search.page(prefix: "sh", filters: filters, after: cursor, limit: 3)
-            ids += page.products.map(\.productId)
-            cursor = page.nextCursor
-        } while cursor != nil
+        let ids = try search.allPages(prefix: "sh", filters: filters, pageSize: 3)
         let expected = all.filter { $0.productId.hasPrefix("SH-") && Self.passes($0, filters) }.map(\.productId)
         #expect(!expected.isEmpty)
         #expect(ids == expected)

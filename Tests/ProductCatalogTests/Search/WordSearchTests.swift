@@ -17,15 +17,7 @@ import Testing
         """
 
     func ids(_ search: ProductSearch, _ query: String, pageSize: Int = 20) throws -> [String] {
-        var ids: [String] = []
-        var cursor: KeysetCursor?
-        repeat {
-            let page = try search.page(query: query, after: cursor, limit: pageSize)
-            #expect(page.products.count <= pageSize)
-            ids += page.products.map(\.productId)
-            cursor = page.nextCursor
-        } while cursor != nil
-        return ids
+        try search.allPages(query: query, pageSize: pageSize)
     }
 
     @Test(arguments: [

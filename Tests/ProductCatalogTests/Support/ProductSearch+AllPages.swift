@@ -1,0 +1,27 @@
+import Testing
+@testable import ProductCatalog
+
+extension ProductSearch {
+    /// The productIds of every page of `query` with `filters`, read `pageSize` at a time,
+    /// checking that no page is longer than asked.
+    func allPages(query: String, filters: SearchFilters = SearchFilters(), pageSize: Int = 20) throws -> [String] {
+        try allPages(pageSize: pageSize) { try page(query: query, filters: filters, after: $0, limit: pageSize) }
+    }
+
+    /// The productIds of every page of `prefix` with `filters`, read `pageSize` at a time.
+    func allPages(prefix: String, filters: SearchFilters = SearchFilters(), pageSize: Int = 20) throws -> [String] {
+        try allPages(pageSize: pageSize) { try page(prefix: prefix, filters: filters, after: $0, limit: pageSize) }
+    }
+
+    private func allPages(pageSize: Int, _ next: (KeysetCursor?) throws -> SearchPage) throws -> [String] {
+        var ids: [String] = []
+        var cursor: KeysetCursor?
+        repeat {
+            let page = try next(cursor)
+            #expect(page.products.count <= pageSize)
+            ids += page.products.map(\.productId)
+            cursor = page.nextCursor
+        } while cursor != nil
+        return ids
+    }
+}
