@@ -56,7 +56,12 @@ public func buildRouter(
     router.add(middleware: SameOriginGuard(allowedHosts: allowedHosts))
     router.addRoutes(PageController().endpoints)
     router.addRoutes(ProductsController(store: store).endpoints, atPath: "/api/products")
+    let images = ImagesController<BasicRequestContext>(store: store)
+    router.addRoutes(images.uploads, atPath: "/api/products")
+    router.addRoutes(images.files, atPath: "/images")
     router.addRoutes(FacetsController(store: store).endpoints, atPath: "/api/facets")
+    router.addRoutes(FavoritesController(store: store).endpoints, atPath: "/api/favorites")
+    router.addRoutes(CatalogController(store: store).endpoints, atPath: "/api/catalog")
     router.addRoutes(
         ImportsController(imports: imports, maxUploadBytes: maxUploadBytes, uploadStallTimeout: uploadStallTimeout).endpoints,
         atPath: "/api/imports")

@@ -49,6 +49,35 @@ public final class CatalogStore: Sendable {
         try await reading.run { side in try side.recovering { try $0.currentSearch()?.product(id: id) } }
     }
 
+    /// The starred products, in productId order.
+    public func favorites() async throws -> [Product] {
+        try await reading.run { side in try side.recovering { try $0.currentSearch()?.favorites() ?? [] } }
+    }
+
+    /// The products sharing the groupId of the product `productId` (it included); nil when there is no such product.
+    public func variants(of productId: String) async throws -> [Product]? {
+        try await reading.run { side in
+            try side.recovering { side in
+                guard let search = try side.currentSearch(), let product = try search.product(id: productId) else { return nil }
+                guard let groupId = product.groupId, !groupId.isEmpty else { return [product] }
+                return try search.variants(groupId: groupId)
+            }
+        }
+    }
+
+    /// The catalog's product types, the most used first.
+    public func productTypes() async throws -> [String] {
+        try await reading.run { side in try side.recovering { try $0.productTypes() } }
+    }
+
+    /// Stars or unstars the product with `productId`.
+    public func setFavorite(_ productId: String, _ starred: Bool) async throws {
+        let path = databasePath
+        try await writing.run { editor in
+            try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.setFavorite(productId, starred) }
+        }
+    }
+
     /// Adds `product`, creating an empty catalog first when there is none yet.
     public func add(_ product: Product) async throws -> Product {
         let path = databasePath

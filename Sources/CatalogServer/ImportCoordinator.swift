@@ -121,7 +121,8 @@ public actor ImportCoordinator {
 
     /// The error's message for a web client: the upload's file is "the uploaded file", and no server path appears.
     private func message(for error: any Error, id: Int) -> String {
-        String(describing: error)
+        if let error = error as? ImportError, let message = error.pageMessage { return message }
+        return String(describing: error)
             .replacingOccurrences(of: uploadPath(for: id), with: "the uploaded file")
             .replacingOccurrences(of: rejectsPath(for: id), with: "the rejects file")
             .replacingOccurrences(of: workDirectory + "/", with: "")

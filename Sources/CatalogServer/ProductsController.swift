@@ -13,6 +13,7 @@ struct ProductsController<Context: RequestContext> {
         routes.getAndHead(use: list)
         routes.post(use: add)
         routes.getAndHead("{productId}", use: show)
+        routes.getAndHead("{productId}/variants", use: variants)
         routes.put("{productId}", use: edit)
         routes.delete("{productId}", use: remove)
         return routes
@@ -48,6 +49,16 @@ struct ProductsController<Context: RequestContext> {
         members.append(.init("count", .int(count)))
         members.append(.init("countComplete", .bool(complete)))
         return JSONResponse.response(.object(members))
+    }
+
+    /// `GET /{productId}/variants`: `{"products": [...]}`, the products of its family (same
+    /// `groupId`, itself included, at most 100), or only itself without a groupId; 404 without the product.
+    @Sendable func variants(request: Request, context: Context) async throws -> Response {
+        let productId = try ProductIdPath.decode(from: context)
+        guard let products = try await store.variants(of: productId) else {
+            throw APIError(.notFound, "No product has productId \"\(productId)\".")
+        }
+        return JSONResponse.response(.object([.init("products", .array(products.map(\.jsonValue)))]))
     }
 
     /// `GET /{productId}`: one product, or 404.

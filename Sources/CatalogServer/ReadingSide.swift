@@ -14,6 +14,8 @@ struct ReadingSide {
     /// Match counts by prefix or query and filters, valid while the file and its data version stay the same.
     private var counts: [CountKey: Int] = [:]
     private var countsVersion: Int64?
+    /// The catalog's product types, valid as long as the counts are.
+    private var types: [String]?
 
     init(databasePath: String) {
         self.databasePath = databasePath
@@ -48,11 +50,7 @@ struct ReadingSide {
         let page = byPrefix
             ? try search.page(prefix: text, filters: filters, after: cursor, limit: limit)
             : try search.page(query: text, filters: filters, after: cursor, limit: limit)
-        let version = try watcher?.scalarInt("PRAGMA data_version")
-        if version != countsVersion {
-            counts.removeAll()
-            countsVersion = version
-        }
+        try dropCachesIfChanged()
         let capped = !byPrefix && ProductSearch.hasWords(text)
         let key = CountKey(text: text, byPrefix: byPrefix, filters: filters)
         let count: Int
@@ -69,12 +67,33 @@ struct ReadingSide {
         return (page, min(count, Self.queryCountCap), count <= Self.queryCountCap)
     }
 
+    /// The catalog's product types, the most used first (read once per change of the catalog).
+    mutating func productTypes() throws -> [String] {
+        guard let search = try currentSearch() else { return [] }
+        try dropCachesIfChanged()
+        if let types { return types }
+        let read = try search.productTypes()
+        types = read
+        return read
+    }
+
+    /// Forgets counts and types when someone committed to the file since they were read.
+    private mutating func dropCachesIfChanged() throws {
+        let version = try watcher?.scalarInt("PRAGMA data_version")
+        if version != countsVersion {
+            counts.removeAll()
+            types = nil
+            countsVersion = version
+        }
+    }
+
     /// Drops the connections; the next request opens the file at the path.
     mutating func close() {
         search = nil
         searchIdentity = nil
         watcher = nil
         counts.removeAll()
+        types = nil
         countsVersion = nil
     }
 

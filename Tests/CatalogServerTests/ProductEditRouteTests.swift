@@ -33,6 +33,7 @@ import Testing
         InvalidCase(change: ["imageURL": "ftp://example.com/a.png"], field: "imageURL", words: "http:// or https://"),
         InvalidCase(change: ["imageURL": "example.com/a.png"], field: "imageURL", words: "http:// or https://"),
         InvalidCase(change: ["imageURL": "https://exa mple.com/a.png"], field: "imageURL", words: "http:// or https://"),
+        InvalidCase(change: ["imageURL": "//example.com/a.png"], field: "imageURL", words: "http:// or https://"),
     ]
 
     static let validBody: [String: String?] = [

@@ -22,7 +22,7 @@ public final class CatalogEditor {
     public let databasePath: String
     /// The file this editor opened.
     public let identity: CatalogFileIdentity
-    private let connection: Connection
+    let connection: Connection
     /// The catalog file itself, symbolic links followed: the import lock is taken beside it.
     private let filePath: String
     /// True once the table is known to have every known field (older catalogs get them at the first write).
@@ -126,6 +126,7 @@ public final class CatalogEditor {
             guard connection.changes > 0 else { throw EditError.notFound(productId: productId) }
             try recordEdit(of: productId)
             try recordEdit(of: product.productId)
+            try moveFavorite(from: productId, to: product.productId)
             return try stored(product.productId)
         }
     }
@@ -138,6 +139,7 @@ public final class CatalogEditor {
             try statement.step()
             guard connection.changes > 0 else { throw EditError.notFound(productId: productId) }
             try recordEdit(of: productId)
+            try moveFavorite(from: productId, to: nil)
         }
     }
 
@@ -147,7 +149,7 @@ public final class CatalogEditor {
     static let busyTimeout: Int32 = 2_000
 
     /// Runs `body` in an IMMEDIATE transaction on the file the path names now, unless an import runs.
-    private func write<T>(_ body: () throws -> T) throws -> T {
+    func write<T>(_ body: () throws -> T) throws -> T {
         if case .regular(_, let mode, _, _)? = try? FileSystem.entry(at: filePath), !FileSystem.isWritable(filePath, mode: mode) {
             throw EditError.catalog(.readOnly(path: databasePath))
         }
@@ -232,7 +234,7 @@ public final class CatalogEditor {
     }
 
     /// The product as the catalog now holds it.
-    private func stored(_ productId: String) throws -> Product {
+    func stored(_ productId: String) throws -> Product {
         let statement = try connection.prepare("SELECT * FROM \(CatalogSchema.table) WHERE productId = ?1")
         try statement.bind(1, productId)
         guard try statement.step() else { throw EditError.notFound(productId: productId) }

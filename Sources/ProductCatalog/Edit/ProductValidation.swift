@@ -9,7 +9,8 @@ import Foundation
 /// - `listPrice`, `salesPrice`: exact decimals ≥ 0 with at most 2 decimals (3 when `currency`
 ///   has three minor digits, as KWD), as ``Price`` reads them; the sale price not above the list price.
 /// - `taxRate`: a percentage from 0 to 100.
-/// - `imageURL`: an `http://` or `https://` address, or empty.
+/// - `imageURL`: an `http://` or `https://` address, a path on the serving site (`/images/a.jpg`,
+///   as `catalog serve` gives uploaded images), or empty.
 public enum ProductValidation {
     /// The longest text accepted in one field, the same limit an import applies by default.
     public static let maxFieldBytes = ProductRules.maxFieldBytes
@@ -70,7 +71,7 @@ public enum ProductValidation {
 
         let imageURL = text(.imageURL)
         if let imageURL, !isWebAddress(imageURL) {
-            errors[ProductField.imageURL.rawValue] = "Enter an address starting with http:// or https://, or leave it empty."
+            errors[ProductField.imageURL.rawValue] = "Enter an address starting with http:// or https:// (or a path such as /images/a.jpg), or leave it empty."
         }
 
         let color = text(.color), size = text(.size), productType = text(.productType)
@@ -143,8 +144,11 @@ public enum ProductValidation {
         return value >= 0 && value <= 100
     }
 
-    /// An absolute `http` or `https` URL with a host and no spaces.
+    /// An absolute `http` or `https` URL with a host, or a path from the site's root (`/a`, not `//a`); no spaces.
     private static func isWebAddress(_ text: String) -> Bool {
+        if text.hasPrefix("/") {
+            return !text.hasPrefix("//") && !text.contains(where: { $0.isWhitespace || $0 == "\\" }) && URL(string: text) != nil
+        }
         guard !text.contains(where: \.isWhitespace), let url = URL(string: text),
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty

@@ -4,6 +4,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case source(ByteSourceError)
     /// The input has no header line.
     case emptyInput(source: String)
+    /// The input is not text: a picture, a spreadsheet workbook, a PDF, UTF-16 text.
+    case notText(source: String, FileSignature)
     /// The header line itself is not valid CSV.
     case malformedHeader(source: String, CSVMalformation)
     /// The file has a header but no data rows; replacing would empty the catalog.
@@ -28,6 +30,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
             return "cannot read \(error)"
         case .emptyInput(let source):
             return "\(source): the file is empty; a product CSV starts with a header line such as productId,title,listPrice"
+        case .notText(let source, let signature):
+            return "\(source) is \(signature.displayName), not a CSV file. \(signature.advice)"
         case .malformedHeader(let source, let malformation):
             return "\(source): the header line is not valid CSV: \(malformation)"
         case .noDataRows(let source):

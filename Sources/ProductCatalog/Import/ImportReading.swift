@@ -26,6 +26,9 @@ struct ImportReading {
         reader = CSVReader(source: source, options: CSVReader.Options(
             delimiter: options.delimiter, chunkSize: options.chunkSize, maxFieldBytes: options.maxFieldBytes))
         guard try Self.readNext(reader, into: &record) else { throw ImportError.emptyInput(source: source.name) }
+        if let signature = record.withFields({ FileSignature.of($0.allBytes) }) {
+            throw ImportError.notText(source: source.name, signature)
+        }
         if let malformation = record.malformation { throw ImportError.malformedHeader(source: source.name, malformation) }
         header = record.strings.map(HeaderName.clean)
         // A hand-made mapping (--column) means the generic reading, unless a format is named too.

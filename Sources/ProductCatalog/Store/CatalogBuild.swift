@@ -119,6 +119,7 @@ final class CatalogBuild {
             if wordColumns != nil { try WordIndex.listAllTerms(connection) }
             try CatalogSchema.upgrade(connection)
             try WordIndex.foldPendingTerms(connection)
+            if !copyingLive { try carryFavorites(into: connection) }
             try connection.commit()
             inserter = nil
             let count = try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.table)") ?? 0
@@ -195,6 +196,36 @@ final class CatalogBuild {
         // Only releases the read lock: the transaction wrote nothing.
         defer { try? connection.rollback() }
         try FileSystem.copy(livePath, to: buildPath)
+    }
+
+    /// Stars the products of the new file that are starred in the live one.
+    ///
+    /// Stars cannot change meanwhile: edits, stars included, are refused while an import runs.
+    private func carryFavorites(into connection: Connection) throws {
+        guard try destination({ try FileSystem.size(ofFileAt: livePath) }) != nil,
+              case .catalog = try CatalogSchema.kind(ofFileAt: livePath) else { return }
+        var starred: [(productId: String, at: Int64)] = []
+        try database {
+            let live = try Connection(path: livePath, mode: .readOnly)
+            live.setBusyTimeout(milliseconds: 30_000)
+            let table = CatalogSchema.favoritesTable
+            guard try live.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = '\(table)'") ?? 0 > 0 else { return }
+            let statement = try live.prepare("SELECT productId, starredAt FROM \(table)")
+            while try statement.step() { starred.append((statement.text(at: 0) ?? "", statement.int64(at: 1))) }
+        }
+        guard !starred.isEmpty else { return }
+        try connection.execute(CatalogSchema.createFavorites)
+        let insert = try connection.prepare("""
+            INSERT OR IGNORE INTO \(CatalogSchema.favoritesTable) (productId, starredAt)
+            SELECT productId, ?2 FROM \(CatalogSchema.table) WHERE productId = ?1
+            """)
+        for star in starred {
+            try insert.using {
+                try insert.bind(1, star.productId)
+                try insert.bind(2, star.at)
+                try insert.step()
+            }
+        }
     }
 
     /// The rows of the edits table, 0 when the catalog has none.

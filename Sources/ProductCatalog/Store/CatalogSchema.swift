@@ -32,6 +32,14 @@ public enum CatalogSchema {
     /// Created by the first edit; a replacing import starts a new file without it, after
     /// counting it, so the import can say how many hand edits it replaced.
     static let editsTable = "catalog_edits"
+    /// The starred productIds: kept beside the products, not in a feed's columns.
+    ///
+    /// Created by the first star. A replacing import carries the stars of the products it
+    /// keeps into the new file; an upsert works on a copy, which keeps them all.
+    static let favoritesTable = "catalog_favorites"
+    /// Creates ``favoritesTable`` when it is missing.
+    static let createFavorites =
+        "CREATE TABLE IF NOT EXISTS \(favoritesTable) (productId TEXT NOT NULL COLLATE NOCASE PRIMARY KEY, starredAt INTEGER NOT NULL) WITHOUT ROWID"
 
     /// The statements that create an empty catalog with these extra columns.
     ///

@@ -1,0 +1,140 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ProductCatalog
+import Testing
+@testable import CatalogServer
+
+/// The routes behind the page's stars, type suggestions, variants, pictures and import checks.
+@Suite struct PageFeatureRouteTests {
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 40)
+
+    @Test func aStarIsListedFollowsARenameGoesWithADeleteAndSurvivesAnImportThatKeepsItsProduct() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 5))
+        try await fixture.application().test(.router) { client in
+            func starred() async throws -> [String] { try await client.execute(uri: "/api/favorites", method: .get).productIds() }
+            #expect(try await starred() == [])
+            #expect(try await client.execute(uri: "/api/favorites/P-003", method: .put).status == .noContent)
+            #expect(try await client.execute(uri: "/api/favorites/p-001", method: .put).status == .noContent)
+            #expect(try await client.execute(uri: "/api/favorites/NOPE", method: .put).status == .notFound)
+            #expect(try await starred() == ["P-001", "P-003"])
+
+            var renamed: [String: Any?] = ["productId": "Q-001", "title": "Renamed"]
+            #expect(try await client.send("/api/products/P-001", .put, json: renamed).status == .ok)
+            #expect(try await starred() == ["P-003", "Q-001"])
+            #expect(try await client.execute(uri: "/api/products/Q-001", method: .delete).status == .noContent)
+            #expect(try await starred() == ["P-003"])
+            renamed["productId"] = "Q-001"
+            #expect(try await client.send("/api/products", .post, json: renamed).status == .created)
+            #expect(try await starred() == ["P-003"], "a new product with a deleted product's id is not starred")
+
+            // A replacing import keeps the stars of the products it keeps, and only those.
+            try await client.execute(uri: "/api/favorites/Q-001", method: .put)
+            try fixture.importCSV(productsCSV(prefix: "P", count: 5))
+            #expect(try await starred() == ["P-003"])
+            #expect(try await client.execute(uri: "/api/favorites/P-003", method: .delete).status == .noContent)
+            #expect(try await client.execute(uri: "/api/favorites/P-003", method: .delete).status == .noContent)
+            #expect(try await starred() == [])
+        }
+    }
+
+    @Test func theCatalogSummaryCountsProductsAndHandEditsUntilAReplacingImport() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 4))
+        try await fixture.application().test(.router) { client in
+            func summary() async throws -> (Int?, Int?) {
+                let json = try await client.execute(uri: "/api/catalog", method: .get).json()
+                return (json["products"] as? Int, json["handEditsSinceImport"] as? Int)
+            }
+            #expect(try await summary() == (4, 0))
+            #expect(try await client.send("/api/products", .post, json: ["productId": "NEW-1", "title": "New"]).status == .created)
+            #expect(try await client.execute(uri: "/api/products/P-000", method: .delete).status == .noContent)
+            #expect(try await summary() == (4, 2))
+            try fixture.importCSV(productsCSV(prefix: "P", count: 3))
+            #expect(try await summary() == (3, 0))
+        }
+    }
+
+    @Test func typesAreTheCatalogsMostUsedFirstAndFollowEdits() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV("productId,title,productType\nA,a,Mugs\nB,b,mugs\nC,c,Plates\nD,d,\nE,e,Mugs\n")
+        try await fixture.application().test(.router) { client in
+            func types() async throws -> [String] {
+                let json = try await client.execute(uri: "/api/catalog/types", method: .get).json()
+                return try #require(json["types"] as? [String])
+            }
+            let before = try await types()
+            #expect(before == ["Mugs", "Plates"])
+            let added = try await client.send("/api/products", .post, json: ["productId": "F", "title": "f", "productType": "Bowls"])
+            #expect(added.status == .created)
+            let after = try await types()
+            #expect(after == ["Mugs", "Bowls", "Plates"])
+        }
+    }
+
+    @Test func variantsAreTheProductsOfTheSameFamily() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV("productId,title,groupId\nTEE-S,Tee,TEE\nMUG,Mug,\nTEE-L,Tee,TEE\nCAP,Cap,CAPS\nTEE-M,Tee,TEE\n")
+        try await fixture.application().test(.router) { client in
+            let family = try await client.execute(uri: "/api/products/tee-m/variants", method: .get).productIds()
+            #expect(family == ["TEE-L", "TEE-M", "TEE-S"])
+            let alone = try await client.execute(uri: "/api/products/MUG/variants", method: .get).productIds()
+            #expect(alone == ["MUG"])
+            let missing = try await client.execute(uri: "/api/products/NOPE/variants", method: .get)
+            #expect(missing.status == .notFound)
+        }
+    }
+
+    @Test func aPictureIsStoredBesideTheCatalogServedAndReplaced() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 2))
+        try await fixture.application().test(.router) { client in
+            func upload(_ bytes: [UInt8], type: String, to id: String = "P-001") async throws -> TestResponse {
+                try await client.execute(uri: "/api/products/\(id)/image", method: .put, headers: [.contentType: type], body: ByteBuffer(bytes: bytes))
+            }
+            let first = try await upload(Self.png, type: "image/png")
+            #expect(first.status == .ok)
+            let url = try #require(try first.json()["imageURL"] as? String)
+            #expect(url.hasPrefix("/images/") && url.hasSuffix(".png"))
+            let served = try await client.execute(uri: url, method: .get)
+            #expect(served.status == .ok)
+            #expect(served.headers[.contentType] == "image/png")
+            #expect(Array(served.body.readableBytesView) == Self.png)
+
+            let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 1, count: 20)
+            let second = try await upload(jpeg, type: "image/jpeg")
+            let newURL = try #require(try second.json()["imageURL"] as? String)
+            #expect(newURL.hasSuffix(".jpg") && newURL != url)
+            #expect(try await client.execute(uri: url, method: .get).status == .notFound, "the replaced picture is deleted")
+            #expect(try await client.execute(uri: newURL, method: .get).headers[.contentType] == "image/jpeg")
+
+            #expect(try await upload(Self.png, type: "image/jpeg").status == .unsupportedMediaType)
+            #expect(try await upload(Self.png, type: "text/plain").status == .unsupportedMediaType)
+            #expect(try await upload(Self.png, type: "image/png", to: "NOPE").status == .notFound)
+            #expect(try await client.execute(uri: "/images/..%2Fcatalog.sqlite", method: .get).status == .notFound)
+            #expect(try await client.execute(uri: "/images/abc.png", method: .get).status == .notFound)
+        }
+    }
+
+    @Test func aPictureOrAnEmptyFileIsNamedInThePagesWords() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try await fixture.application().test(.router) { client in
+            let png = try await client.execute(uri: "/api/imports/preview", method: .post, headers: csvUpload, body: ByteBuffer(bytes: Self.png))
+            #expect(png.status == .unprocessableContent)
+            let message = try #require(try png.json()["error"] as? [String: Any])["message"] as? String ?? ""
+            #expect(message.hasPrefix("The file is a PNG image, not a CSV file."), "\(message)")
+            #expect(!message.contains("--") && !message.contains("/"), "\(message)")
+
+            let header = try await client.execute(uri: "/api/imports/preview", method: .post, headers: csvUpload, body: ByteBuffer(string: "sku_code,name\nA,a\n"))
+            let text = try #require(try header.json()["error"] as? [String: Any])["message"] as? String ?? ""
+            #expect(text.contains("no productId column") && text.contains("“sku_code”") && !text.contains("--column"), "\(text)")
+        }
+    }
+}
