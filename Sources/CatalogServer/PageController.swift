@@ -1,14 +1,39 @@
 import HTTPTypes
 import Hummingbird
 
-/// The web page: its HTML, style sheet and script, compiled into the binary (no CDN, no files beside it).
+/// The web page: its HTML, style sheet and script modules, compiled into the binary (no CDN, no files beside it).
 struct PageController<Context: RequestContext> {
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.getAndHead { _, _ in Self.asset(PackageResources.index_html, type: "text/html; charset=utf-8") }
         routes.getAndHead("app.css") { _, _ in Self.asset(PackageResources.app_css, type: "text/css; charset=utf-8") }
-        routes.getAndHead("app.js") { _, _ in Self.asset(PackageResources.app_js, type: "text/javascript; charset=utf-8") }
+        for (name, bytes) in Self.scripts {
+            routes.getAndHead(RouterPath(name)) { _, _ in Self.asset(bytes, type: "text/javascript; charset=utf-8") }
+        }
         return routes
+    }
+
+    /// The page's script modules by file name; `app.js` is the entry point and imports the others.
+    static var scripts: [(String, [UInt8])] {
+        [
+            ("api.js", PackageResources.api_js),
+            ("app.js", PackageResources.app_js),
+            ("connection.js", PackageResources.connection_js),
+            ("detail.js", PackageResources.detail_js),
+            ("dialogs.js", PackageResources.dialogs_js),
+            ("dom.js", PackageResources.dom_js),
+            ("editor.js", PackageResources.editor_js),
+            ("facets.js", PackageResources.facets_js),
+            ("favorites.js", PackageResources.favorites_js),
+            ("fields.js", PackageResources.fields_js),
+            ("images.js", PackageResources.images_js),
+            ("importer.js", PackageResources.importer_js),
+            ("list.js", PackageResources.list_js),
+            ("messages.js", PackageResources.messages_js),
+            ("outbox.js", PackageResources.outbox_js),
+            ("remove.js", PackageResources.remove_js),
+            ("state.js", PackageResources.state_js),
+        ]
     }
 
     /// Only this server's own files run; images may come from any http(s) address or a data: URL.

@@ -1,0 +1,102 @@
+// Filter chips: the most common types, colors and sizes of the current matches, with counts; a chip filters.
+
+import { $, numberFormat, debounce } from "./dom.js";
+import { request } from "./api.js";
+import { state } from "./state.js";
+import { search, onNewSearch } from "./list.js";
+
+const GROUPS = [
+  { key: "productType", filter: "type", label: "Type" },
+  { key: "color", filter: "color", label: "Color" },
+  { key: "size", filter: "size", label: "Size" },
+];
+let generation = 0;
+
+async function loadFacets(params) {
+  const mine = ++generation;
+  let counts;
+  try {
+    counts = await request("/api/facets?" + params);
+  } catch {
+    return; // the chips stay as they were; the list says what went wrong
+  }
+  if (mine !== generation) return;
+  render(counts);
+}
+
+function render(counts) {
+  const container = $("facet-groups");
+  // Redrawing must not lose the keyboard's place: the focused chip is focused again.
+  const focused = container.contains(document.activeElement) ? document.activeElement : null;
+  const focusKey = focused ? focused.dataset.filter + "\n" + focused.dataset.value : null;
+  container.replaceChildren();
+  let any = false;
+  for (const group of GROUPS) {
+    const chosen = state.list.filters[group.filter];
+    const values = counts[group.key].values;
+    // Chosen values stay as chips even when they are not among the most common.
+    const shown = [...values];
+    for (const value of chosen) {
+      if (!shown.some((entry) => entry.value.toLowerCase() === value.toLowerCase())) shown.push({ value, count: null });
+    }
+    if (shown.length === 0) continue;
+    any = true;
+    const fieldset = document.createElement("div");
+    fieldset.className = "facet-group";
+    fieldset.setAttribute("role", "group");
+    fieldset.setAttribute("aria-label", group.label);
+    const title = document.createElement("span");
+    title.className = "facet-label";
+    title.textContent = group.label;
+    fieldset.append(title);
+    for (const entry of shown) {
+      const pressed = chosen.some((value) => value.toLowerCase() === entry.value.toLowerCase());
+      const chip = document.createElement("button");
+      chip.type = "button";
+      chip.className = "chip";
+      chip.dataset.filter = group.filter;
+      chip.dataset.value = entry.value;
+      chip.setAttribute("aria-pressed", String(pressed));
+      chip.textContent = entry.value;
+      if (entry.count !== null) {
+        const count = document.createElement("span");
+        count.className = "chip-count";
+        count.textContent = numberFormat.format(entry.count) + (counts.complete ? "" : "+");
+        chip.append(" ", count);
+      }
+      fieldset.append(chip);
+    }
+    container.append(fieldset);
+  }
+  if (focusKey) {
+    const again = [...container.querySelectorAll(".chip")].find((chip) => chip.dataset.filter + "\n" + chip.dataset.value === focusKey);
+    if (again) again.focus();
+  }
+  const chosenCount = Object.values(state.list.filters).reduce((sum, values) => sum + values.length, 0);
+  $("facets").hidden = !any && chosenCount === 0;
+  $("facets-clear").hidden = chosenCount === 0;
+  $("facets-note").textContent = counts.complete ? "" : `Counts among the first ${numberFormat.format(counts.counted)} matches.`;
+}
+
+async function toggleChip(chip) {
+  const values = state.list.filters[chip.dataset.filter];
+  const value = chip.dataset.value;
+  const index = values.findIndex((entry) => entry.toLowerCase() === value.toLowerCase());
+  if (index >= 0) values.splice(index, 1);
+  else values.push(value);
+  chip.setAttribute("aria-pressed", String(index < 0));
+  await search();
+}
+
+export function wireFacets() {
+  onNewSearch(debounce(loadFacets, 120));
+  $("facet-groups").addEventListener("click", (event) => {
+    const chip = event.target.closest(".chip");
+    if (chip) toggleChip(chip);
+  });
+  $("facets-clear").addEventListener("click", () => {
+    for (const values of Object.values(state.list.filters)) values.length = 0;
+    search();
+    $("search").focus();
+  });
+}

@@ -1,0 +1,235 @@
+// Import on the page: choose a file, see how it will be read, choose replace or upsert, then follow it live.
+
+import { $, counted, numberFormat, formatSeconds } from "./dom.js";
+import { request, upload, ApiError, Unreachable } from "./api.js";
+import { FIELDS } from "./fields.js";
+import { search } from "./list.js";
+import { loadFavorites } from "./favorites.js";
+
+const PREVIEW_BYTES = 1024 * 1024;
+let events = null;
+let previewed = null;
+
+export function toggleImportPanel(show) {
+  $("import-panel").hidden = !show;
+  $("import-button").setAttribute("aria-expanded", String(show));
+  if (show) $("import-file").focus();
+  else $("import-button").focus();
+}
+
+function mode() {
+  return document.querySelector('input[name="import-mode"]:checked').value;
+}
+
+function setError(text) {
+  $("import-error").textContent = text;
+}
+
+/** Shows how the chosen file will be read: the server previews its first megabyte. */
+async function previewChosenFile() {
+  const file = $("import-file").files[0];
+  previewed = null;
+  setError("");
+  $("import-preview").hidden = true;
+  $("import-confirm").hidden = true;
+  if (!file) return;
+  if (file.size === 0) {
+    setError(`${file.name} is empty: there is nothing to import. Choose the CSV file your shop exported.`);
+    return;
+  }
+  $("import-preview-text").textContent = `Reading the start of ${file.name}…`;
+  $("import-preview").hidden = false;
+  try {
+    const preview = await request("/api/imports/preview", { method: "POST", body: file.slice(0, PREVIEW_BYTES), contentType: "text/csv" });
+    if ($("import-file").files[0] !== file) return;
+    previewed = { file, preview };
+    showPreview(file, preview);
+    await showConfirmation();
+  } catch (error) {
+    $("import-preview").hidden = true;
+    setError(error instanceof Unreachable
+      ? "The server cannot be reached, so the file cannot be read now. Try again when the connection is back."
+      : `${file.name} cannot be imported. ${error.message}`);
+  }
+}
+
+function showPreview(file, preview) {
+  const rejects = preview.rejects.length;
+  $("import-preview-text").textContent =
+    `${file.name}: ${preview.formatName}, ${delimiterName(preview.delimiter)}, ${preview.encoding === "utf8" ? "UTF-8" : preview.encoding}. ` +
+    `Key: ${preview.key}. ` +
+    (rejects === 0 ? `The first ${counted(preview.products.length, "product")} read cleanly.` : `${counted(rejects, "row")} of the start would be rejected, for example line ${preview.rejects[0].line}: ${preview.rejects[0].reason}`);
+  const body = $("import-mapping");
+  body.replaceChildren();
+  for (const [field, source] of Object.entries(preview.fields)) {
+    const row = document.createElement("tr");
+    const label = FIELDS.find((candidate) => candidate.name === field)?.label ?? field;
+    for (const text of [label, source, preview.products[0] ? (preview.products[0][field] ?? "—") : "—"]) {
+      const cell = document.createElement("td");
+      cell.textContent = text;
+      row.append(cell);
+    }
+    body.append(row);
+  }
+  $("import-extra").textContent = preview.extraColumns.length === 0 ? "" :
+    `Also kept: ${preview.extraColumns.slice(0, 12).join(", ")}${preview.extraColumns.length > 12 ? ` and ${preview.extraColumns.length - 12} more` : ""}.`;
+}
+
+function delimiterName(delimiter) {
+  return { ",": "comma-separated", "\t": "tab-separated", ";": "semicolon-separated", "|": "pipe-separated" }[delimiter] || `separated by “${delimiter}”`;
+}
+
+/** Says what the chosen mode will do, warning before a replace that would undo changes made here. */
+async function showConfirmation() {
+  if (!previewed) return;
+  const replace = mode() === "replace";
+  $("import-start").textContent = replace ? "Replace the catalog" : "Add and update";
+  $("import-warning").hidden = true;
+  $("import-confirm").hidden = false;
+  if (!replace) {
+    $("import-mode-text").textContent = "Products in the file are added, or updated where the productId exists; the others stay as they are.";
+    return;
+  }
+  $("import-mode-text").textContent = "The file becomes the catalog: products not in it are removed.";
+  try {
+    const summary = await request("/api/catalog");
+    if (mode() !== "replace") return;
+    const edits = summary.handEditsSinceImport;
+    if (edits > 0) {
+      $("import-warning").textContent =
+        `${counted(edits, "product")} added, edited or deleted on this page since the last import will be undone: ` +
+        "the catalog becomes exactly the file. Choose “Add and update” to keep them.";
+      $("import-warning").hidden = false;
+    }
+  } catch {
+    // Without the count the plain description above still holds.
+  }
+}
+
+async function startImport(event) {
+  event.preventDefault();
+  const file = $("import-file").files[0];
+  setError("");
+  if (!file) {
+    setError("Choose a CSV file first.");
+    $("import-file").focus();
+    return;
+  }
+  if (!previewed || previewed.file !== file) {
+    await previewChosenFile();
+    return;
+  }
+  resetImportStatus();
+  $("import-start").disabled = true;
+  try {
+    const record = await upload(`/api/imports?mode=${mode()}`, file, "text/csv", (fraction) => {
+      $("import-phase").textContent = `Uploading ${file.name}: ${Math.floor(fraction * 100)}%`;
+    });
+    followImport(record.id);
+  } catch (error) {
+    importFailed(error instanceof ApiError ? error.message : "The upload failed: the server cannot be reached. The catalog was not changed.");
+  }
+}
+
+function resetImportStatus() {
+  $("import-status").hidden = false;
+  $("import-phase").textContent = "Uploading…";
+  $("import-progress").value = 0;
+  $("import-rows").textContent = "0";
+  $("import-rate").textContent = "–";
+  $("import-eta").textContent = "–";
+  $("import-rejected").textContent = "0";
+  $("import-summary").textContent = "";
+  $("import-rejects").hidden = true;
+}
+
+/** Listens to the import's Server-Sent Events until it finishes or fails. */
+function followImport(id) {
+  if (events) events.close();
+  const source = new EventSource(`/api/imports/${id}/events`);
+  events = source;
+  source.addEventListener("progress", (event) => showImportProgress(JSON.parse(event.data)));
+  source.addEventListener("finished", (event) => {
+    source.close();
+    importFinished(id, JSON.parse(event.data));
+  });
+  source.addEventListener("failed", (event) => {
+    source.close();
+    importFailed(JSON.parse(event.data).message, id);
+  });
+  source.onerror = () => {
+    if (source.readyState === EventSource.CONNECTING) {
+      $("import-phase").textContent = "Connection lost; reconnecting…";
+    } else {
+      importFailed("Lost the connection to the server; reload the page to see how the import ended.");
+    }
+  };
+}
+
+const PHASES = {
+  loading: "Reading and checking rows",
+  writing: "Writing the new catalog",
+  finishing: "Swapping in the new catalog",
+};
+
+/** The bar and time left are the server's numbers for the whole import; rows and rate are the phase's. */
+function showImportProgress(progress) {
+  const fraction = progress.fractionCompleted ?? 0;
+  $("import-progress").value = Math.min(99, Math.floor(fraction * 100));
+  $("import-phase").textContent = `${PHASES[progress.phase] || progress.phase}: ${Math.floor(fraction * 100)}%`;
+  $("import-rows").textContent = numberFormat.format(progress.phase === "loading" ? progress.rowsRead : progress.rowsInserted);
+  $("import-rate").textContent = numberFormat.format(Math.round(progress.rowsPerSecond));
+  $("import-eta").textContent = progress.etaSeconds === null ? "–" : formatSeconds(progress.etaSeconds);
+  $("import-rejected").textContent = numberFormat.format(progress.rowsRejected);
+}
+
+function importFinished(id, summary) {
+  $("import-progress").value = 100;
+  $("import-phase").textContent = "Done: 100%";
+  $("import-rows").textContent = numberFormat.format(summary.rowsRead);
+  $("import-rate").textContent = numberFormat.format(summary.seconds > 0 ? Math.round(summary.rowsRead / summary.seconds) : summary.rowsRead);
+  $("import-eta").textContent = "done";
+  $("import-rejected").textContent = numberFormat.format(summary.rowsRejected);
+  const parts = [`${numberFormat.format(summary.rowsRead)} rows read`, `${numberFormat.format(summary.rowsRejected)} rejected`,
+    `${numberFormat.format(summary.duplicates)} ${summary.duplicates === 1 ? "duplicate" : "duplicates"} collapsed`];
+  $("import-summary").textContent =
+    `Imported ${numberFormat.format(summary.rowsInserted)} products in ${formatSeconds(summary.seconds)}: ${parts.join(", ")}.`;
+  showRejectsLink(id, summary.rowsRejected > 0);
+  $("import-start").disabled = false;
+  previewed = null;
+  $("import-confirm").hidden = true;
+  $("import-preview").hidden = true;
+  loadFavorites().then(() => search());
+}
+
+function showRejectsLink(id, shown) {
+  $("import-rejects-link").href = `/api/imports/${id}/rejects`;
+  $("import-rejects").hidden = !shown;
+}
+
+async function importFailed(message, id = null) {
+  $("import-phase").textContent = "The import stopped; the catalog was not changed.";
+  setError(message);
+  $("import-start").disabled = false;
+  if (id === null) return;
+  try {
+    const record = await request(`/api/imports/${id}`);
+    showRejectsLink(id, record.rejectsURL !== null);
+  } catch {
+    // The message stands without the link.
+  }
+}
+
+export function wireImport() {
+  $("import-button").addEventListener("click", () => toggleImportPanel($("import-panel").hidden));
+  $("import-close").addEventListener("click", () => toggleImportPanel(false));
+  $("import-panel").addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      toggleImportPanel(false);
+    }
+  });
+  $("import-file").addEventListener("change", previewChosenFile);
+  for (const radio of document.querySelectorAll('input[name="import-mode"]')) radio.addEventListener("change", showConfirmation);
+  $("import-form").addEventListener("submit", startImport);
+}

@@ -1,0 +1,207 @@
+// The list: search as you type, 20 products a page, more as you scroll; starred products first.
+
+import { $, counted, numberFormat, thousandths, thumbnail, hiddenText } from "./dom.js";
+import { request, Unreachable } from "./api.js";
+import { state, isUnfiltered } from "./state.js";
+import { showMessage, hideMessage } from "./messages.js";
+
+const PAGE_SIZE = 20;
+const listeners = [];
+
+/** Runs `action(params)` each time a new search starts, with its query parameters (facets follow it). */
+export function onNewSearch(action) {
+  listeners.push(action);
+}
+
+/** The query string of the current search, without paging. */
+export function searchParams() {
+  const params = new URLSearchParams({ q: state.list.query });
+  for (const [name, values] of Object.entries(state.list.filters)) {
+    for (const value of values) params.append(name, value);
+  }
+  return params;
+}
+
+/** Starts a new search; answers to any older search are dropped when they arrive. */
+export function search(query = state.list.query) {
+  const list = state.list;
+  list.generation += 1;
+  if (list.controller) list.controller.abort();
+  list.controller = new AbortController();
+  list.query = query.replace(/^[ \t]+|[ \t]+$/g, ""); // spaces around a query are never meant
+  list.cursor = null;
+  list.hasMore = false;
+  for (const action of listeners) action(searchParams());
+  return loadPage(list.generation, true);
+}
+
+async function loadPage(generation, first) {
+  const list = state.list;
+  list.loading = true;
+  setLoading(true, first);
+  const params = searchParams();
+  params.set("limit", String(PAGE_SIZE));
+  if (!first && list.cursor) params.set("after", list.cursor);
+  try {
+    const body = await request("/api/products?" + params, { signal: list.controller.signal });
+    if (generation !== list.generation) return;
+    if (first) {
+      $("rows").replaceChildren();
+      if (isUnfiltered()) appendRows(starredProducts(), true);
+      // A failed search's error is over once a search succeeds.
+      if ($("message").classList.contains("error")) hideMessage();
+    }
+    finishPage(body, first);
+  } catch (error) {
+    if (error.name === "AbortError" || generation !== list.generation) return;
+    // An unreachable server shows the connection banner; the list stays, marked as out of date.
+    if (error instanceof Unreachable) return;
+    showMessage(error.message, true);
+    if (first) {
+      $("rows").replaceChildren();
+      $("count").textContent = "";
+      $("end").hidden = true;
+    }
+  } finally {
+    if (generation === list.generation) {
+      list.loading = false;
+      setLoading(false, first);
+      if (list.hasMore && sentinelIsNear()) loadPage(generation, false);
+    }
+  }
+}
+
+function finishPage(body, first) {
+  const list = state.list;
+  // Starred products are already at the top of the unfiltered list.
+  const skip = isUnfiltered() ? state.favorites : new Map();
+  appendRows(body.products.filter((product) => !skip.has(product.productId)), false);
+  list.cursor = body.nextCursor;
+  list.hasMore = body.nextCursor !== null;
+  showCount(body.count, body.countComplete !== false);
+  $("end").hidden = list.hasMore || (body.products.length === 0 && first);
+  $("results").classList.remove("stale");
+}
+
+/** Loads the next page when the end of the list comes into view. */
+export function loadMore() {
+  const list = state.list;
+  if (!list.loading && list.hasMore && state.reachable) loadPage(list.generation, false);
+}
+
+/** A first page marks the rows on screen as out of date and says so next to the count, in view. */
+function setLoading(loading, first) {
+  $("results").setAttribute("aria-busy", String(loading));
+  if (first) {
+    $("results").classList.toggle("stale", loading);
+    $("searching").hidden = !loading;
+  } else {
+    $("loading").hidden = !loading;
+  }
+}
+
+function sentinelIsNear() {
+  return $("sentinel").getBoundingClientRect().top < window.innerHeight + 200;
+}
+
+/** Says how many products match; `complete` is false when the server stopped counting at `count`. */
+function showCount(count, complete) {
+  const query = state.list.query;
+  const amount = numberFormat.format(count) + (complete ? "" : "+");
+  const products = count === 1 && complete ? "product" : "products";
+  const verb = count === 1 && complete ? "matches" : "match";
+  let text;
+  if (query === "" && isUnfiltered()) {
+    text = count === 0 ? "The catalog is empty. Import a CSV file or add a product." : `${amount} ${products} in the catalog`;
+  } else if (query === "") {
+    text = count === 0 ? "No product has the chosen values." : `${amount} ${products} with the chosen values`;
+  } else {
+    text = count === 0 ? `No product matches “${query}”.` : `${amount} ${products} ${verb} “${query}”`;
+  }
+  if (state.favorites.size > 0 && isUnfiltered()) text += `, ${counted(state.favorites.size, "starred product")} first`;
+  $("count").textContent = text;
+}
+
+function starredProducts() {
+  return [...state.favorites.values()];
+}
+
+function appendRows(products, starredGroup) {
+  const fragment = document.createDocumentFragment();
+  for (const product of products) fragment.append(productRow(product, starredGroup));
+  $("rows").append(fragment);
+}
+
+/** A table row for `product`: a star, its productId as the button that opens the detail, its fields. */
+export function productRow(product, starredGroup = false) {
+  const row = document.createElement("tr");
+  row.dataset.productId = product.productId;
+  if (starredGroup) row.classList.add("starred-group");
+
+  const starCell = cell("star-cell", "");
+  starCell.append(starButton(product.productId));
+  row.append(starCell);
+
+  const thumbCell = cell("thumb-cell", "");
+  thumbCell.append(thumbnail(product.imageURL, "thumb", 40));
+  row.append(thumbCell);
+
+  const idCell = cell("id-cell", "");
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "id-button";
+  button.textContent = product.productId;
+  button.setAttribute("aria-label", `${product.productId}: show details`);
+  idCell.append(button);
+  row.append(idCell);
+
+  row.append(cell("title-cell", product.title, "Title"));
+  row.append(cell("num list-price", product.listPrice, "List price"));
+  const onSale = product.salesPrice !== null && product.listPrice !== null &&
+    thousandths(product.salesPrice) < thousandths(product.listPrice);
+  const saleCell = cell("num sale-price" + (onSale ? " sale" : ""), product.salesPrice, "Sale price");
+  if (onSale) saleCell.append(hiddenText(" (reduced)"));
+  row.append(saleCell);
+  row.append(cell("field-cell", product.color, "Color"));
+  row.append(cell("field-cell", product.size, "Size"));
+  row.append(cell("field-cell", product.productType, "Type"));
+  return row;
+}
+
+/** The star toggle of a product: pressed when it is starred. */
+export function starButton(productId) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "star";
+  button.dataset.star = productId;
+  paintStar(button, state.favorites.has(productId));
+  return button;
+}
+
+export function paintStar(button, starred) {
+  button.setAttribute("aria-pressed", String(starred));
+  button.setAttribute("aria-label", `Star ${button.dataset.star}`);
+  button.textContent = starred ? "★" : "☆";
+  button.title = starred ? "Starred: shown first in the list. Click to unstar." : "Star: show it first in the list";
+}
+
+function cell(className, text, label) {
+  const td = document.createElement("td");
+  if (className) td.className = className;
+  if (label) td.dataset.label = label;
+  if (text) {
+    const value = document.createElement("span");
+    value.className = "value";
+    value.textContent = text;
+    td.append(value);
+  }
+  return td;
+}
+
+/** Puts keyboard focus on the row of `productId` when the list shows it; returns whether it did. */
+export function focusRow(productId) {
+  const row = [...$("rows").children].find((candidate) => candidate.dataset.productId === productId);
+  if (!row) return false;
+  row.querySelector(".id-button").focus();
+  return true;
+}

@@ -1,0 +1,31 @@
+// Everything the page remembers, in one place. Modules read and change it; only list.js redraws the list.
+
+export const state = {
+  /** The search the list shows, its pages so far, and whether a page is in flight. */
+  list: {
+    query: "",
+    /** Chosen facet values: any of a field's values matches; fields combine with AND. */
+    filters: { type: [], color: [], size: [] },
+    cursor: null,
+    hasMore: false,
+    loading: false,
+    generation: 0,
+    controller: null,
+  },
+  /** Starred products by productId, as the server last listed them. */
+  favorites: new Map(),
+  /** The product the detail dialog shows. */
+  current: null,
+  /** What the editor is doing: adding (productId null) or editing; `outboxKey` when it resolves a waiting change. */
+  editing: { productId: null, outboxKey: null },
+  /** False while the server cannot be reached. */
+  reachable: true,
+  /** Adds and edits kept in this browser until the server can take them (see outbox.js). */
+  outbox: [],
+};
+
+/** True when the list shows the whole catalog: no query, no filter. */
+export function isUnfiltered() {
+  const { query, filters } = state.list;
+  return query === "" && Object.values(filters).every((values) => values.length === 0);
+}
