@@ -49,8 +49,8 @@ extension ProductSearch {
 extension ProductSearch {
     /// The products of the family `groupId` (variants share it), in productId order, at most `limit`.
     ///
-    /// No index serves it: it reads the catalog until it has `limit` products, which on ten
-    /// million products with a small family means reading them all (about a second).
+    /// No index serves it (one would slow every import): it reads the catalog until it has
+    /// `limit` products, which for a small family means reading every product.
     public func variants(groupId: String, limit: Int = 100) throws -> [Product] {
         let column = ProductField.groupId.columnName
         guard try productColumnNames.contains(where: { $0.lowercased() == column.lowercased() }) else { return [] }
