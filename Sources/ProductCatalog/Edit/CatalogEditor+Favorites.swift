@@ -19,7 +19,7 @@ extension CatalogEditor {
 
     /// Moves the star of `old` to `new` (a rename), or removes it when `new` is nil (a delete).
     func moveFavorite(from old: String, to new: String?) throws {
-        guard try connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = '\(CatalogSchema.favoritesTable)'") ?? 0 > 0 else { return }
+        guard try connection.hasTable(CatalogSchema.favoritesTable) else { return }
         let statement = try connection.prepare(new == nil
             ? "DELETE FROM \(CatalogSchema.favoritesTable) WHERE productId = ?1"
             : "UPDATE \(CatalogSchema.favoritesTable) SET productId = ?2 WHERE productId = ?1")

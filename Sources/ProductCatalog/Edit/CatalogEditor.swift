@@ -70,8 +70,7 @@ public final class CatalogEditor {
             connection.setBusyTimeout(milliseconds: 10_000)
             try connection.transaction(.exclusive) {
                 // Someone else may have created it while this connection waited for the lock.
-                let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = '\(CatalogSchema.table)'") ?? 0
-                if tables == 0 {
+                if try !connection.hasTable(CatalogSchema.table) {
                     try connection.execute(CatalogSchema.createStatements(extraColumns: []))
                 }
             }
@@ -180,8 +179,7 @@ public final class CatalogEditor {
     /// How many products were added, edited or deleted by hand since the last replacing import.
     public func handEditsSinceImport() throws -> Int {
         try Self.database(databasePath) {
-            let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = '\(CatalogSchema.editsTable)'") ?? 0
-            guard tables > 0 else { return 0 }
+            guard try connection.hasTable(CatalogSchema.editsTable) else { return 0 }
             return Int(try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.editsTable)") ?? 0)
         }
     }

@@ -121,6 +121,20 @@ public final class ProductSearch {
         }
     }
 
+    /// The products `statement` returns, in its order.
+    func products(from statement: Statement) throws -> [Product] {
+        var products: [Product] = []
+        let columns = ProductColumn.columns(of: statement)
+        while try statement.step() { products.append(ProductColumn.product(from: statement, columns: columns)) }
+        return products
+    }
+
+    /// True when the catalog's table has `field`'s column (older layouts may lack some).
+    func hasColumn(_ field: ProductField) throws -> Bool {
+        let name = field.columnName.lowercased()
+        return try productColumnNames.contains { $0.lowercased() == name }
+    }
+
     /// The word index's tokenizer, made at first use.
     var wordTokenizer: WordTokenizer {
         get throws {

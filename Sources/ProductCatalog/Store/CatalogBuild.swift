@@ -209,7 +209,7 @@ final class CatalogBuild {
             let live = try Connection(path: livePath, mode: .readOnly)
             live.setBusyTimeout(milliseconds: 30_000)
             let table = CatalogSchema.favoritesTable
-            guard try live.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = '\(table)'") ?? 0 > 0 else { return }
+            guard try live.hasTable(table) else { return }
             let statement = try live.prepare("SELECT productId, starredAt FROM \(table)")
             while try statement.step() { starred.append((statement.text(at: 0) ?? "", statement.int64(at: 1))) }
         }
@@ -231,8 +231,7 @@ final class CatalogBuild {
     /// The rows of the edits table, 0 when the catalog has none.
     private func countHandEdits(_ connection: Connection) throws -> Int {
         try database {
-            let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = '\(CatalogSchema.editsTable)'") ?? 0
-            guard tables > 0 else { return 0 }
+            guard try connection.hasTable(CatalogSchema.editsTable) else { return 0 }
             return Int(try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.editsTable)") ?? 0)
         }
     }

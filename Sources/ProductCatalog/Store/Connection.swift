@@ -58,6 +58,13 @@ public final class Connection {
         try Statement(connection: self, sql: sql)
     }
 
+    /// True when the database has a table (or view) named `name`.
+    public func hasTable(_ name: String) throws -> Bool {
+        let statement = try prepare("SELECT count(*) FROM sqlite_master WHERE name = ?1")
+        try statement.bind(1, name)
+        return try statement.step() && statement.int64(at: 0) > 0
+    }
+
     /// The first column of the first row `sql` returns, as an integer.
     public func scalarInt(_ sql: String) throws -> Int64? {
         let statement = try prepare(sql)
