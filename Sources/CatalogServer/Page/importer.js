@@ -10,7 +10,7 @@ const PREVIEW_BYTES = 1024 * 1024;
 let events = null;
 let previewed = null;
 
-export function toggleImportPanel(show) {
+function toggleImportPanel(show) {
   $("import-panel").hidden = !show;
   $("import-button").setAttribute("aria-expanded", String(show));
   if (show) $("import-file").focus();

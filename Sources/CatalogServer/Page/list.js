@@ -14,7 +14,7 @@ export function onNewSearch(action) {
 }
 
 /** The query string of the current search, without paging. */
-export function searchParams() {
+function searchParams() {
   const params = new URLSearchParams({ q: state.list.query });
   for (const [name, values] of Object.entries(state.list.filters)) {
     for (const value of values) params.append(name, value);
@@ -133,7 +133,7 @@ function appendRows(products, starredGroup) {
 }
 
 /** A table row for `product`: a star, its productId as the button that opens the detail, its fields. */
-export function productRow(product, starredGroup = false) {
+function productRow(product, starredGroup = false) {
   const row = document.createElement("tr");
   row.dataset.productId = product.productId;
   if (starredGroup) row.classList.add("starred-group");
