@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "ProductCatalog", targets: ["ProductCatalog"]),
         // Importing straight from an http(s) URL, on AsyncHTTPClient (and so swift-nio).
         .library(name: "ProductCatalogHTTP", targets: ["ProductCatalogHTTP"]),
+        // The same import, search and edits on a PostgreSQL server, through postgres-nio.
+        .library(name: "ProductCatalogPostgres", targets: ["ProductCatalogPostgres"]),
         // Generated product files for tests and benchmarks; not for apps.
         .library(name: "FeedGenerator", targets: ["FeedGenerator"]),
         .executable(name: "catalog", targets: ["catalog"]),
@@ -24,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -53,6 +58,17 @@ let package = Package(
             swiftSettings: strictness
         ),
         .target(
+            name: "ProductCatalogPostgres",
+            dependencies: [
+                "ProductCatalog",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictness
+        ),
+        .target(
             name: "FeedGenerator",
             dependencies: [.product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictness
@@ -62,6 +78,7 @@ let package = Package(
             dependencies: [
                 "ProductCatalog",
                 "ProductCatalogHTTP",
+                "ProductCatalogPostgres",
                 "FeedGenerator",
                 "CatalogServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -73,6 +90,7 @@ let package = Package(
             name: "CatalogServer",
             dependencies: [
                 "ProductCatalog",
+                "ProductCatalogPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -106,6 +124,11 @@ let package = Package(
         .testTarget(
             name: "ProductCatalogTests",
             dependencies: ["ProductCatalog", "ProductCatalogHTTP", "FeedGenerator"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "ProductCatalogPostgresTests",
+            dependencies: ["ProductCatalogPostgres", "ProductCatalog", "FeedGenerator"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -3,7 +3,7 @@ import ProductCatalog
 
 /// `/api/catalog`: what the page needs to know about the catalog as a whole.
 struct CatalogController<Context: RequestContext> {
-    let store: CatalogStore
+    let store: any CatalogStoring
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -16,7 +16,7 @@ struct CatalogController<Context: RequestContext> {
     /// were added, edited or deleted by hand since the last replacing import, which the next
     /// replacing import would undo.
     @Sendable func summary(request: Request, context: Context) async throws -> Response {
-        let products = try await store.page("", byPrefix: false, after: nil, limit: 1).count
+        let products = try await store.productCount()
         let edits = try await store.handEditsSinceImport()
         return JSONResponse.response(.object([.init("products", .int(products)), .init("handEditsSinceImport", .int(edits))]))
     }

@@ -11,11 +11,14 @@ import ProductCatalog
 /// after, whoever imported it. ``catalogReplaced()`` drops the connections at once when this
 /// server's own import finishes. Counts of matches are kept per prefix until the file's
 /// `PRAGMA data_version` says someone committed a change.
-public final class CatalogStore: Sendable {
+public final class CatalogStore: CatalogStoring {
     /// The catalog's path.
     public let databasePath: String
     private let reading: DatabaseQueue<ReadingSide>
     private let writing: DatabaseQueue<CatalogEditor?>
+
+    /// Beside the catalog file: `<db>.images`.
+    public var imagesFolder: String { databasePath + ".images" }
 
     /// A store for the catalog at `databasePath`, which need not exist yet.
     public init(databasePath: String) {
@@ -68,6 +71,10 @@ public final class CatalogStore: Sendable {
     /// The catalog's product types, the most used first.
     public func productTypes() async throws -> [String] {
         try await reading.run { side in try side.recovering { try $0.productTypes() } }
+    }
+
+    public func productCount() async throws -> Int {
+        try await page("", byPrefix: false, after: nil, limit: 1).count
     }
 
     /// Stars or unstars the product with `productId`.

@@ -9,7 +9,7 @@ import ProductCatalog
 /// `/images/<name>`, which `GET /images/{name}` serves. Images a product no longer uses are
 /// deleted when it gets a new one.
 struct ImagesController<Context: RequestContext> {
-    let store: CatalogStore
+    let store: any CatalogStoring
     /// The folder the images are kept in.
     let folder: String
 
@@ -18,9 +18,9 @@ struct ImagesController<Context: RequestContext> {
     /// Where the served images are, as `imageURL` names them.
     static var urlPrefix: String { "/images/" }
 
-    init(store: CatalogStore) {
+    init(store: any CatalogStoring) {
         self.store = store
-        folder = store.databasePath + ".images"
+        folder = store.imagesFolder
     }
 
     /// `PUT {productId}/image`, to add at `/api/products`.

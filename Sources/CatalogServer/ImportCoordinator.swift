@@ -1,5 +1,6 @@
 import Foundation
 import ProductCatalog
+import ProductCatalogPostgres
 
 /// Runs the server's imports, one at a time, and tells listeners how each one goes.
 ///
@@ -11,9 +12,11 @@ import ProductCatalog
 public actor ImportCoordinator {
     /// The catalog imports replace.
     public let databasePath: String
+    /// The catalog on a PostgreSQL server that `databasePath` names, if it names one.
+    private let postgresLocation: PostgresLocation?
     /// Where uploads and rejects files are kept while the server runs.
     public let workDirectory: String
-    private let store: CatalogStore
+    private let store: any CatalogStoring
     private let progressInterval: Duration
     private var nextId = 1
     private var records: [Int: ImportRecord] = [:]
@@ -24,8 +27,9 @@ public actor ImportCoordinator {
     private static let keptImports = 50
 
     /// Imports into `databasePath`, keeping uploads in `workDirectory`, and tells `store` when the catalog was replaced.
-    public init(databasePath: String, workDirectory: String, store: CatalogStore, progressInterval: Duration = .milliseconds(100)) {
+    public init(databasePath: String, workDirectory: String, store: any CatalogStoring, progressInterval: Duration = .milliseconds(100)) {
         self.databasePath = databasePath
+        postgresLocation = PostgresLocation.isURL(databasePath) ? try? PostgresLocation(url: databasePath) : nil
         self.workDirectory = workDirectory
         self.store = store
         self.progressInterval = progressInterval
@@ -67,7 +71,13 @@ public actor ImportCoordinator {
         var options = ImportOptions(databasePath: databasePath, mode: mode)
         options.rejectsPath = rejectsPath(for: id)
         options.progressInterval = progressInterval
-        let job = CatalogImporter(options: options).start(input: .file(path: uploadPath(for: id)))
+        let importer = CatalogImporter(options: options)
+        let input = InputSource.file(path: uploadPath(for: id))
+        let job = if let location = postgresLocation {
+            importer.start(input: input, into: { PostgresCatalogSink(location: location) })
+        } else {
+            importer.start(input: input)
+        }
         records[id]?.status = .running
         Task { await self.follow(job, id: id) }
         return records[id]

@@ -3,7 +3,7 @@ import ProductCatalog
 
 /// `/api/products`: search a page at a time, read one product, add, edit and delete.
 struct ProductsController<Context: RequestContext> {
-    let store: CatalogStore
+    let store: any CatalogStoring
 
     /// The largest page a client may ask for.
     static var maxLimit: Int { 100 }

@@ -1,7 +1,10 @@
 /// How `catalog serve` runs: which catalog, where it listens, what it accepts.
 public struct ServerConfiguration: Sendable {
-    /// The catalog file to serve; it may not exist yet.
+    /// The catalog to serve, a file or a postgres:// URL; it may not exist yet.
     public var databasePath: String
+    /// Where uploaded pictures are kept for a catalog on PostgreSQL (nil: `catalog.images`); a
+    /// catalog file keeps them beside itself.
+    public var imagesFolder: String?
     /// The address to listen on; the default keeps the server to this machine.
     public var host: String
     /// The port to listen on; 0 picks a free one (see ``onListening``).

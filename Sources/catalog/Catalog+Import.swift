@@ -1,6 +1,7 @@
 import ArgumentParser
 import ProductCatalog
 import ProductCatalogHTTP
+import ProductCatalogPostgres
 
 extension Catalog {
     struct Import: AsyncParsableCommand {
@@ -67,8 +68,13 @@ extension Catalog {
             options.sortMemory = sortMemory << 20
             options.allowEmpty = allowEmpty
 
-            let job = CatalogImporter(options: options).start(input: InputSource(
-                argument: file, httpOptions: HTTPByteSource.Options(timeout: .milliseconds(Int64((timeout * 1000).rounded())))))
+            let input = InputSource(argument: file, httpOptions: HTTPByteSource.Options(timeout: .milliseconds(Int64((timeout * 1000).rounded()))))
+            let importer = CatalogImporter(options: options)
+            let job = if let location = try database.postgresLocation() {
+                importer.start(input: input, into: { PostgresCatalogSink(location: location) })
+            } else {
+                importer.start(input: input)
+            }
             var display = ProgressDisplay(json: json)
             for await snapshot in job.progress where snapshot.phase != .finished && !quiet {
                 display.show(snapshot)

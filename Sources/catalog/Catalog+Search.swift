@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProductCatalog
+import ProductCatalogPostgres
 
 extension Catalog {
     struct Search: AsyncParsableCommand {
@@ -64,21 +65,12 @@ extension Catalog {
 
         func run() async throws {
             let text = ProductRules.trimmed(prefix ?? query)
-            let search = try ProductSearch(databasePath: database.db)
             let cursor = after.flatMap(KeysetCursor.init)
             let filters = filter.filters
-            let page: SearchPage
-            var counts: FacetCounts?
-            if prefix != nil {
-                page = try search.page(prefix: text, filters: filters, after: cursor, limit: limit)
+            let (page, counts) = if let location = try database.postgresLocation() {
+                try await postgresResults(location, text: text, filters: filters, cursor: cursor)
             } else {
-                page = try search.page(query: text, filters: filters, after: cursor, limit: limit)
-                if !text.isEmpty, try !search.hasWordIndex {
-                    Terminal.standardError.write("Note: this catalog was made before word search, so only productIds starting with \(ShellQuoting.quote(text)) were searched. Import the file again, or add or edit a product, to index its words.\n")
-                }
-            }
-            if facets {
-                counts = prefix != nil ? try search.facets(prefix: text, filters: filters) : try search.facets(query: text, filters: filters)
+                try fileResults(text: text, filters: filters, cursor: cursor)
             }
             if json {
                 var value = page.jsonValue
@@ -106,6 +98,44 @@ extension Catalog {
                 }
                 if let counts { Terminal.standardOutput.write("\n" + FacetSummary(counts: counts).render()) }
             }
+        }
+    }
+}
+
+extension Catalog.Search {
+    /// The page, and the facets when asked, from the catalog file.
+    private func fileResults(text: String, filters: SearchFilters, cursor: KeysetCursor?) throws -> (SearchPage, FacetCounts?) {
+        let search = try ProductSearch(databasePath: database.db)
+        if prefix != nil {
+            let page = try search.page(prefix: text, filters: filters, after: cursor, limit: limit)
+            return (page, facets ? try search.facets(prefix: text, filters: filters) : nil)
+        }
+        let page = try search.page(query: text, filters: filters, after: cursor, limit: limit)
+        if !text.isEmpty, try !search.hasWordIndex {
+            Terminal.standardError.write("Note: this catalog was made before word search, so only productIds starting with \(ShellQuoting.quote(text)) were searched. Import the file again, or add or edit a product, to index its words.\n")
+        }
+        return (page, facets ? try search.facets(query: text, filters: filters) : nil)
+    }
+
+    /// The page, and the facets when asked, from the catalog on a PostgreSQL server.
+    private func postgresResults(_ location: PostgresLocation, text: String, filters: SearchFilters,
+                                 cursor: KeysetCursor?) async throws -> (SearchPage, FacetCounts?) {
+        let search = try await PostgresProductSearch.open(location)
+        do {
+            let page: SearchPage
+            var counts: FacetCounts?
+            if prefix != nil {
+                page = try await search.page(prefix: text, filters: filters, after: cursor, limit: limit)
+                if facets { counts = try await search.facets(prefix: text, filters: filters) }
+            } else {
+                page = try await search.page(query: text, filters: filters, after: cursor, limit: limit)
+                if facets { counts = try await search.facets(query: text, filters: filters) }
+            }
+            await search.close()
+            return (page, counts)
+        } catch {
+            await search.close()
+            throw error
         }
     }
 }

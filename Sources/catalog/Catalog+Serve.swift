@@ -2,6 +2,7 @@ import ArgumentParser
 import CatalogServer
 import Hummingbird
 import ProductCatalog
+import ProductCatalogPostgres
 
 extension Catalog {
     struct Serve: AsyncParsableCommand {
@@ -13,6 +14,11 @@ extension Catalog {
                 delete products. The JSON API is under /api/products and /api/imports (see the \
                 README). The server listens on 127.0.0.1 only, unless --host says otherwise. \
                 Stop it with Ctrl-C.
+
+                With --db postgres://…, several servers, on one machine or many, can serve one \
+                catalog: each reads and writes the same tables, and an import by any of them (or \
+                by catalog import) shows in all at once. Uploaded pictures stay in the folder \
+                catalog.images where the server runs.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -32,16 +38,27 @@ extension Catalog {
         }
 
         func run() async throws {
-            // A file that is not a catalog is refused now rather than on the first request.
-            switch try CatalogSchema.kind(ofFileAt: database.db) {
-            case .catalog, .missing, .empty: break
-            case .otherDatabase, .notADatabase: throw CatalogError.notACatalog(path: database.db)
+            // A catalog that cannot be reached, or is not a catalog, is refused now rather than on the first request.
+            var name = database.db
+            if let location = try database.postgresLocation() {
+                name = location.description
+                do {
+                    try await PostgresProductSearch.open(location).close()
+                } catch CatalogError.noCatalog {
+                    // Made by the first import or the first product added.
+                }
+            } else {
+                switch try CatalogSchema.kind(ofFileAt: database.db) {
+                case .catalog, .missing, .empty: break
+                case .otherDatabase, .notADatabase: throw CatalogError.notACatalog(path: database.db)
+                }
             }
             let db = database.db
+            let shown = name
             let app = try buildApplication(ServerConfiguration(
                 databasePath: db, host: host, port: port, maxUploadBytes: maxUploadBytes,
                 onListening: { url in
-                    Terminal.standardOutput.write("Serving \(db) at \(url) (press Ctrl-C to stop)\n")
+                    Terminal.standardOutput.write("Serving \(shown) at \(url) (press Ctrl-C to stop)\n")
                 }))
             try await app.runService()
         }

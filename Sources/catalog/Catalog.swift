@@ -1,4 +1,5 @@
 import ArgumentParser
+import ProductCatalogPostgres
 
 @main
 struct Catalog: AsyncParsableCommand {
@@ -35,6 +36,18 @@ struct Catalog: AsyncParsableCommand {
 
 /// The options every command that reads or writes a catalog shares.
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: "The catalog file.")
+    @Option(name: .long, help: ArgumentHelp(
+        "The catalog: a SQLite file, or a PostgreSQL database as postgres://user:password@host:port/database.",
+        discussion: "What a postgres:// URL leaves out comes from PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE, as for psql; ?schema=NAME keeps the catalog in a schema of its own."))
     var db = "catalog.sqlite"
+
+    /// The PostgreSQL catalog `--db` names, nil for a file.
+    func postgresLocation() throws -> PostgresLocation? {
+        guard PostgresLocation.isURL(db) else { return nil }
+        do {
+            return try PostgresLocation(url: db)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
 }

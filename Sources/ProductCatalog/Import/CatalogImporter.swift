@@ -25,6 +25,17 @@ public struct CatalogImporter: Sendable {
         progress: (ImportProgress) -> Void = { _ in },
         isCancelled: () -> Bool = { false }
     ) throws -> ImportSummary {
+        try run(source: source, into: SQLiteCatalogSink(databasePath: options.databasePath, maxPages: options.maxDatabasePages),
+                progress: progress, isCancelled: isCancelled)
+    }
+
+    /// Imports `source` into `sink` instead of the file at ``ImportOptions/databasePath``, as ``run(source:progress:isCancelled:)`` does.
+    public func run(
+        source: any ByteSource,
+        into sink: any CatalogSink,
+        progress: (ImportProgress) -> Void = { _ in },
+        isCancelled: () -> Bool = { false }
+    ) throws -> ImportSummary {
         // The reporter keeps both closures only while `run` runs.
         try withoutActuallyEscaping(progress) { progress in
             try withoutActuallyEscaping(isCancelled) { isCancelled in
@@ -32,7 +43,7 @@ public struct CatalogImporter: Sendable {
                 var reporter = ProgressReporter(
                     source: source, interval: options.progressInterval, progress: progress, isCancelled: isCancelled)
                 do {
-                    return try run(source, reporter: &reporter)
+                    return try run(source, into: sink, reporter: &reporter)
                 } catch let error as SortError {
                     throw ImportError(error)
                 } catch let error as CatalogError {
@@ -43,28 +54,27 @@ public struct CatalogImporter: Sendable {
     }
 
     /// The import, phase by phase: sort the checked rows, write them into a new catalog, swap it in.
-    private func run(_ source: any ByteSource, reporter: inout ProgressReporter) throws -> ImportSummary {
-        let destination = try ImportDestination(databasePath: options.databasePath, mode: options.mode)
-        let lock = try ImportLock(importInto: destination.path)
-        defer { withExtendedLifetime(lock) {} }
+    private func run(_ source: any ByteSource, into sink: any CatalogSink, reporter: inout ProgressReporter) throws -> ImportSummary {
+        try sink.claim(mode: options.mode)
+        defer { sink.release() }
         let reading = try ImportReading(source: source, options: options)
-        let rejects = RejectsFile(path: options.resolvedRejectsPath, header: reading.mapping.header)
+        let rejects = RejectsFile(path: options.rejectsPath ?? sink.defaultRejectsPath, header: reading.mapping.header)
         reporter.report(.loading)
 
-        let sorted = try sortRows(reading, besides: destination.path, rejects: rejects, reporter: &reporter)
+        let sorted = try sortRows(reading, spillingTo: sink.spillPathPrefix, rejects: rejects, reporter: &reporter)
         try reporter.stopIfCancelled()
         reporter.report(.writing)
-        let build = try writeRows(sorted, into: destination.path, extraColumns: reading.mapping.extras.map(\.name), reporter: &reporter)
+        try writeRows(sorted, into: sink, extraColumns: reading.mapping.extras.map(\.name), reporter: &reporter)
         reporter.report(.finishing)
-        let stored = try install(build)
+        let stored = try install(sink)
 
         let counts = reporter.counts
         let summary = ImportSummary(
-            rowsRead: counts.rowsRead, rowsInserted: counts.rowsInserted, rowsUpdated: counts.rowsInserted - (stored - build.productsBefore),
+            rowsRead: counts.rowsRead, rowsInserted: counts.rowsInserted, rowsUpdated: counts.rowsInserted - (stored - sink.productsBefore),
             rowsRejected: counts.rowsRejected, duplicates: counts.duplicates, rowsFolded: counts.rowsFolded,
             rowsPadded: counts.rowsPadded, format: reading.format, productsInCatalog: stored,
-            editsReplaced: build.editsReplaced, bytesRead: source.bytesRead, elapsed: reporter.elapsed,
-            databasePath: options.databasePath, rejectsPath: counts.rowsRejected > 0 ? rejects.path : nil)
+            editsReplaced: sink.editsReplaced, bytesRead: source.bytesRead, elapsed: reporter.elapsed,
+            databasePath: sink.catalogName, rejectsPath: counts.rowsRejected > 0 ? rejects.path : nil)
         reporter.finish(summary)
         return summary
     }
@@ -77,11 +87,10 @@ public struct CatalogImporter: Sendable {
     }
 
     /// Phase 1: reads and checks every record; sorts the good ones into runs on a second core,
-    /// spilling to files beside `path`, and writes the others to `rejects`.
+    /// spilling to files whose paths start with `runPathPrefix`, and writes the others to `rejects`.
     private func sortRows(
-        _ reading: consuming ImportReading, besides path: String, rejects: RejectsFile, reporter: inout ProgressReporter
+        _ reading: consuming ImportReading, spillingTo runPathPrefix: String, rejects: RejectsFile, reporter: inout ProgressReporter
     ) throws -> SortedRows {
-        let runPathPrefix = path + ".importing"
         do {
             try FileSystem.removeLeftoverRuns(pathPrefix: runPathPrefix)
         } catch let error as ByteSourceError {
@@ -134,47 +143,45 @@ public struct CatalogImporter: Sendable {
         }
     }
 
-    /// Phase 2: merges the runs in productId order on the second core and writes them into a new
-    /// catalog on this one, committing every ``ImportOptions/rowsPerTransaction`` rows.
+    /// Phase 2: merges the runs in productId order on the second core and writes them into
+    /// `sink` on this one, committing every ``ImportOptions/rowsPerTransaction`` rows.
     private func writeRows(
-        _ sorted: SortedRows, into path: String, extraColumns: [String], reporter: inout ProgressReporter
-    ) throws -> CatalogBuild {
-        let build = try makeBuild(at: path, extraColumns: extraColumns, insertColumns: sorted.checker.insertColumns)
+        _ sorted: SortedRows, into sink: any CatalogSink, extraColumns: [String], reporter: inout ProgressReporter
+    ) throws {
         let stream = RowBatchStream(runs: sorted.runs, policy: options.onDuplicate)
         do {
+            try sink.begin(mode: options.mode, columns: sorted.checker.checkedColumns, extraColumns: extraColumns)
             var rowsInTransaction = 0
             try sorted.checker.parameters.withUnsafeBufferPointer { parameters in
                 while let batch = try stream.next() {
-                    try build.insert(batch, parameters: parameters)
+                    try sink.write(CheckedRows(batch: batch, parameters: parameters))
                     reporter.counts.rowsInserted += batch.count
                     rowsInTransaction += batch.count
                     stream.recycle(batch)
                     if rowsInTransaction >= options.rowsPerTransaction {
                         rowsInTransaction = 0
-                        try build.commitAndContinue()
+                        try sink.commitAndContinue()
                     }
                     try reporter.reportIfDue(.writing)
                 }
             }
             reporter.counts.duplicates += try stream.finish()
             try reporter.stopIfCancelled()
-            return build
         } catch {
             stream.abandon()
-            build.abandon()
+            sink.abandon()
             throw error
         }
     }
 
-    /// Phase 3: commits, and for a replacement makes the new file durable and swaps it in;
-    /// returns how many products the catalog now holds.
-    private func install(_ build: CatalogBuild) throws -> Int {
+    /// Phase 3: completes the new catalog and swaps it in; returns how many products the catalog now holds.
+    private func install(_ sink: any CatalogSink) throws -> Int {
         do {
-            let stored = try build.finish()
-            try build.install()
+            let stored = try sink.finish()
+            try sink.install()
             return stored
         } catch {
-            build.abandon()
+            sink.abandon()
             throw error
         }
     }
@@ -187,20 +194,5 @@ public struct CatalogImporter: Sendable {
                 rowsRead: counts.rowsRead, invalidUTF8: checker.invalidUTF8Rows, rejectsPath: rejectsPath)
         }
         if options.mode == .replace { throw ImportError.noDataRows(source: source) }
-    }
-
-    /// The new catalog, empty for a replacement or a copy of the live one for an upsert.
-    private func makeBuild(at path: String, extraColumns: [String], insertColumns: [String]) throws -> CatalogBuild {
-        let build = try CatalogBuild(livePath: path, copyingLive: options.mode == .upsert, maxPages: options.maxDatabasePages)
-        do {
-            switch options.mode {
-            case .replace: try build.createTable(extraColumns: extraColumns, insertColumns: insertColumns)
-            case .upsert: try build.prepareUpsert(extraColumns: extraColumns, insertColumns: insertColumns)
-            }
-        } catch {
-            build.abandon()
-            throw error
-        }
-        return build
     }
 }

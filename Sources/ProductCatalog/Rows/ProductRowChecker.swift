@@ -86,6 +86,11 @@ struct ProductRowChecker {
         zip(columnNames, parameters).filter { $0.1 != .absent }.map(\.0)
     }
 
+    /// The columns written, with their kinds, in the order of ``insertColumns``.
+    var checkedColumns: [CheckedColumn] {
+        zip(columnNames, parameters).filter { $0.1 != .absent }.map { CheckedColumn(name: $0.0, isInteger: $0.1 == .integer) }
+    }
+
     /// Checks `fields`; when they pass, encodes them (with `line`) into `storage`: ``Outcome/encoded``.
     ///
     /// Returns the reason when the record is rejected, and ``Outcome/noRoom`` when the record

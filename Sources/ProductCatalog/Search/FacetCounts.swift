@@ -43,6 +43,18 @@ public struct FacetCounts: Sendable, Equatable {
     }
 }
 
+extension FacetCounts {
+    /// Tallies the type, color and size of each product counted (in the order of ``fields``),
+    /// keeping the `top` values of each.
+    public init(tallying rows: [[String?]], top: Int = 10, isComplete: Bool) {
+        var tallies = Array(repeating: FacetTally(), count: Self.fields.count)
+        for row in rows {
+            for (index, value) in row.prefix(tallies.count).enumerated() { tallies[index].add(value) }
+        }
+        self.init(facets: zip(Self.fields, tallies).map { $1.facet($0, top: top) }, counted: rows.count, isComplete: isComplete)
+    }
+}
+
 /// Tallies the values of one field, grouped ignoring ASCII case.
 struct FacetTally {
     private var counts: [String: (spelling: String, count: Int)] = [:]

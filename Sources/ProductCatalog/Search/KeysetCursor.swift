@@ -11,6 +11,9 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
     public var lastProductId: String
     /// The place in the word index of the previous page's last word match, when it ended among them.
     public var lastWordRow: Int64?
+    /// The productId of the previous page's last word match, for a catalog whose word matches
+    /// come in productId order (on PostgreSQL).
+    public var lastWordMatchId: String?
 
     public init(after productId: String) {
         lastProductId = productId
@@ -23,6 +26,12 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
         lastWordRow = wordRow
     }
 
+    /// A cursor after the word match with `productId`, where word matches come in productId order.
+    public init(afterWordMatch productId: String) {
+        lastProductId = ""
+        lastWordMatchId = productId
+    }
+
     /// Reads a cursor produced by ``description``; nil when `text` is not one.
     public init?(_ text: String) {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
@@ -30,7 +39,9 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
         guard !text.isEmpty, let data = Data(base64Encoded: base64), let key = String(data: data, encoding: .utf8)
         else { return nil }
         // A productId holds no control character, so a leading NUL marks a place among word matches.
-        if key.hasPrefix(Self.wordMarker) {
+        if key.hasPrefix(Self.wordIdMarker) {
+            self.init(afterWordMatch: String(key.dropFirst(Self.wordIdMarker.count)))
+        } else if key.hasPrefix(Self.wordMarker) {
             guard let row = Int64(key.dropFirst(Self.wordMarker.count)), row >= 0 else { return nil }
             self.init(afterWordRow: row)
         } else {
@@ -40,7 +51,7 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
 
     /// The opaque text to hand back for the next page.
     public var description: String {
-        let key = lastWordRow.map { Self.wordMarker + String($0) } ?? lastProductId
+        let key = lastWordRow.map { Self.wordMarker + String($0) } ?? lastWordMatchId.map { Self.wordIdMarker + $0 } ?? lastProductId
         return Data(key.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
@@ -48,4 +59,5 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static let wordMarker = "\u{0}w"
+    private static let wordIdMarker = "\u{0}i"
 }

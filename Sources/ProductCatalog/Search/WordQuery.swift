@@ -4,10 +4,11 @@
 /// `Chef's t-shirt` is `Chef`, `s`, `t`, `shirt`. Each is quoted, so FTS5's operators (`AND`,
 /// `NEAR`, `*`, `:`) are plain words here, and gets a `*` to match as a prefix. Case and accents
 /// are left to the tokenizer, which folds both in the index and in the query alike.
-struct WordQuery: Equatable {
-    let words: [String]
+public struct WordQuery: Equatable, Sendable {
+    /// The words, as they were typed.
+    public let words: [String]
 
-    init(_ text: String) {
+    public init(_ text: String) {
         words = text.split { !$0.isLetter && !$0.isNumber }.map(String.init)
     }
 

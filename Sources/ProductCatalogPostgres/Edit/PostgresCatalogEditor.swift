@@ -1,0 +1,230 @@
+import PostgresNIO
+import ProductCatalog
+
+/// Adds, changes, deletes and stars single products in a catalog on PostgreSQL, each in one short
+/// transaction, as ``CatalogEditor`` does in a file.
+///
+/// Each write takes the catalog's import lock shared for its transaction and is refused with
+/// ``EditError/importRunning(path:)`` while an import holds it: a replacing import would discard
+/// the edit at its swap. Each write also records its productIds in `catalog_edits`, so the next
+/// replacing import can say how many hand edits it replaced. Validate products with
+/// ``ProductValidation`` first. Writes on one editor run one after another.
+public final class PostgresCatalogEditor: Sendable {
+    let session: PostgresSession
+
+    private init(session: PostgresSession) {
+        self.session = session
+    }
+
+    /// Connects to the catalog at `location`, creating an empty one when `creatingCatalog` and there is none.
+    public static func open(_ location: PostgresLocation, creatingCatalog: Bool = false) async throws -> PostgresCatalogEditor {
+        let session = try await PostgresSession.open(location)
+        do {
+            switch try await PostgresCatalogState.read(session) {
+            case .catalog: break
+            case .missing:
+                guard creatingCatalog else { throw EditError.catalog(.noCatalog(path: location.description)) }
+                try await createEmptyCatalog(session)
+            case .otherTable: throw PostgresCatalogError.notACatalog(location: location.description, table: PostgresSchema.table)
+            }
+            try await session.execute(PostgresSchema.createEdits, doing: "create the edits table")
+            try await session.execute(PostgresSchema.createFavorites, doing: "create the favorites table")
+            return PostgresCatalogEditor(session: session)
+        } catch {
+            await session.close()
+            throw error
+        }
+    }
+
+    /// Creates an empty catalog table, unless a concurrent writer just did.
+    private static func createEmptyCatalog(_ session: PostgresSession) async throws {
+        let table = PostgresSchema.table
+        let schema = session.location.schema
+        if schema != "public" {
+            try await session.execute("CREATE SCHEMA IF NOT EXISTS \(PostgresSchema.quote(schema))", doing: "create the schema")
+        }
+        try await session.execute("BEGIN", doing: "create the catalog")
+        do {
+            try await session.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.lockKey(schema: schema)))", doing: "take the import lock")
+            if try await PostgresCatalogState.read(session) == .missing {
+                for statement in [
+                    PostgresSchema.createTable(table, columns: PostgresSchema.fieldColumns),
+                    "CREATE UNIQUE INDEX \(PostgresSchema.keyIndex(table)) ON \(table) (\(PostgresSchema.key))",
+                    "CREATE INDEX \(PostgresSchema.wordsIndex(table)) ON \(table) USING gin (\(PostgresSchema.words))",
+                    "COMMENT ON TABLE \(table) IS \(PostgresSchema.literal(PostgresSchema.marker))",
+                ] {
+                    try await session.execute(statement, doing: "create the catalog")
+                }
+            }
+            try await session.execute("COMMIT", doing: "create the catalog")
+        } catch {
+            try? await session.execute("ROLLBACK", doing: "roll back")
+            throw error
+        }
+    }
+
+    /// Closes the connection.
+    public func close() async {
+        await session.close()
+    }
+
+    /// Adds `product`; throws ``EditError/duplicate(productId:)`` when its productId is taken.
+    @discardableResult
+    public func add(_ product: Product) async throws -> Product {
+        try await write { columns in
+            var statement = PostgresStatement()
+            let values = try Self.assignments(product, columns: columns, in: &statement)
+            statement.sql = "INSERT INTO products (\(values.map(\.column).joined(separator: ", "))) VALUES (\(values.map(\.value).joined(separator: ", "))) RETURNING *"
+            let stored = try await self.returning(statement, duplicate: product.productId)
+            try await self.recordEdit(of: product.productId)
+            return stored
+        }
+    }
+
+    /// Replaces the product with `productId` by `product`, which may carry a new productId.
+    ///
+    /// Every known field is replaced (an empty one becomes NULL); extra columns that `product`
+    /// does not name keep their values.
+    @discardableResult
+    public func replace(productId: String, with product: Product) async throws -> Product {
+        try await write { columns in
+            var statement = PostgresStatement()
+            let values = try Self.assignments(product, columns: columns, in: &statement)
+            statement.sql = "UPDATE products SET \(values.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")) WHERE \(PostgresSchema.key) = "
+            statement.sql += statement.bind(productId.asciiLowercased) + " RETURNING *"
+            let stored = try await self.returning(statement, duplicate: product.productId)
+            try await self.recordEdit(of: productId)
+            try await self.recordEdit(of: product.productId)
+            try await self.moveFavorite(from: productId, to: product.productId)
+            return stored
+        }
+    }
+
+    /// Deletes the product with `productId`; throws ``EditError/notFound(productId:)`` when there is none.
+    public func delete(productId: String) async throws {
+        _ = try await write { _ in
+            var statement = PostgresStatement("DELETE FROM products WHERE \(PostgresSchema.key) = ")
+            statement.sql += statement.bind(productId.asciiLowercased) + " RETURNING *"
+            _ = try await self.returning(statement, duplicate: productId, missing: productId)
+            try await self.recordEdit(of: productId)
+            try await self.moveFavorite(from: productId, to: nil)
+            return Product(productId: productId)
+        }
+    }
+
+    /// Stars or unstars the product with `productId`; throws ``EditError/notFound(productId:)`` when there is none.
+    public func setFavorite(_ productId: String, _ starred: Bool) async throws {
+        _ = try await write { _ in
+            var exists = PostgresStatement("SELECT 1 FROM products WHERE \(PostgresSchema.key) = ")
+            exists.sql += exists.bind(productId.asciiLowercased)
+            guard try await !self.session.rows(exists.query, doing: "find the product").isEmpty else {
+                throw EditError.notFound(productId: productId)
+            }
+            var statement = PostgresStatement()
+            let key = statement.bind(productId.asciiLowercased)
+            statement.sql = starred
+                ? "INSERT INTO \(PostgresSchema.favoritesTable) (\"productKey\", \"starredAt\") VALUES (\(key), (extract(epoch from now()) * 1000)::bigint) ON CONFLICT DO NOTHING"
+                : "DELETE FROM \(PostgresSchema.favoritesTable) WHERE \"productKey\" = \(key)"
+            try await self.session.execute(statement, doing: "star the product")
+            return Product(productId: productId)
+        }
+    }
+
+    /// How many products were added, edited or deleted by hand since the last replacing import.
+    public func handEditsSinceImport() async throws -> Int {
+        try await session.scalar(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(PostgresSchema.editsTable)"), as: Int.self, doing: "count the hand edits") ?? 0
+    }
+
+    // MARK: - Writing
+
+    /// Runs `body` in a transaction holding the import lock shared, with the table's columns by lowercased name.
+    private func write(_ body: @Sendable ([String: String]) async throws -> Product) async throws -> Product {
+        try await session.execute("BEGIN", doing: "begin the edit")
+        do {
+            let key = PostgresSchema.lockKey(schema: session.location.schema)
+            let permitted = try await session.scalar(
+                PostgresQuery(unsafeSQL: "SELECT pg_try_advisory_xact_lock_shared(\(key))"), as: Bool.self, doing: "check for an import")
+            guard permitted == true else { throw EditError.importRunning(path: session.location.description) }
+            let result = try await body(try await PostgresCatalogState.columns(session))
+            try await session.execute("COMMIT", doing: "commit the edit")
+            return result
+        } catch {
+            try? await session.execute("ROLLBACK", doing: "roll back the edit")
+            throw error
+        }
+    }
+
+    /// The row `statement` returns; a unique violation is ``EditError/duplicate(productId:)`` and no row ``EditError/notFound(productId:)``.
+    private func returning(_ statement: PostgresStatement, duplicate productId: String, missing: String? = nil) async throws -> Product {
+        do {
+            guard let row = try await session.rows(statement.query, doing: "write the product").first else {
+                throw EditError.notFound(productId: missing ?? productId)
+            }
+            return try PostgresProductRow.product(row)
+        } catch let error as PostgresCatalogError where error.sqlState == "23505" {
+            throw EditError.duplicate(productId: productId)
+        }
+    }
+
+    private func recordEdit(of productId: String) async throws {
+        var statement = PostgresStatement()
+        statement.sql = "INSERT INTO \(PostgresSchema.editsTable) (\"productKey\") VALUES (\(statement.bind(productId.asciiLowercased))) ON CONFLICT DO NOTHING"
+        try await session.execute(statement, doing: "record the edit")
+    }
+
+    /// Moves a star to the product's new productId, or drops it with the product.
+    private func moveFavorite(from old: String, to new: String?) async throws {
+        guard new?.asciiLowercased != old.asciiLowercased else { return }
+        var statement = PostgresStatement()
+        let oldKey = statement.bind(old.asciiLowercased)
+        if let new {
+            statement.sql = "UPDATE \(PostgresSchema.favoritesTable) SET \"productKey\" = \(statement.bind(new.asciiLowercased)) WHERE \"productKey\" = \(oldKey)"
+        } else {
+            statement.sql = "DELETE FROM \(PostgresSchema.favoritesTable) WHERE \"productKey\" = \(oldKey)"
+        }
+        try await session.execute(statement, doing: "move the star")
+    }
+
+    /// `column = value` for each known field and each extra `product` names; an unknown extra is a field error.
+    private static func assignments(_ product: Product, columns: [String: String],
+                                    in statement: inout PostgresStatement) throws -> [(column: String, value: String)] {
+        var values: [(String, String)] = []
+        func text(_ field: ProductField, _ value: String?) {
+            values.append((PostgresSchema.quote(field.columnName), value.map { statement.bind($0) } ?? "NULL"))
+        }
+        func number(_ field: ProductField, _ value: Int64?) {
+            values.append((PostgresSchema.quote(field.columnName), value.map { statement.bind($0) } ?? "NULL"))
+        }
+        for field in ProductField.allCases {
+            switch field {
+            case .productId: text(field, product.productId)
+            case .title: text(field, product.title)
+            case .listPrice: number(field, product.listPrice?.thousandths)
+            case .salesPrice: number(field, product.salesPrice?.thousandths)
+            case .color: text(field, product.color)
+            case .size: text(field, product.size)
+            case .productType: text(field, product.productType)
+            case .taxRate: text(field, product.taxRate)
+            case .imageURL: text(field, product.imageURL)
+            case .groupId: text(field, product.groupId)
+            case .currency: text(field, product.currency)
+            case .quantity: number(field, product.quantity)
+            case .brand: text(field, product.brand)
+            case .description: text(field, product.description)
+            }
+        }
+        let known = Set(ProductField.allCases.map { $0.columnName.lowercased() })
+        let extras = columns.filter { !known.contains($0.key) }.values.sorted()
+        var unknown: [String: String] = [:]
+        for extra in product.extras {
+            if let column = columns[extra.name.lowercased()], !known.contains(extra.name.lowercased()) {
+                values.append((PostgresSchema.quote(column), extra.value.map { statement.bind($0) } ?? "NULL"))
+            } else {
+                let list = extras.isEmpty ? "it has no extra columns" : "its extra columns are " + extras.joined(separator: ", ")
+                unknown[extra.name] = "The catalog has no column \"\(extra.name)\" (\(list)); import a file with that column to add it."
+            }
+        }
+        guard unknown.isEmpty else { throw EditError.invalid(ProductValidationError(fields: unknown)) }
+        return values
+    }
+}
