@@ -83,9 +83,12 @@ public final class PostgresProductSearch: Sendable {
         let room = limit - products.count
         statement.sql += " ORDER BY \(PostgresSchema.key) LIMIT \(room + 1)"
         let matches = try await self.products(statement, doing: "search by words")
-        products += matches.prefix(room)
-        guard matches.count > room, let last = products.last else { return SearchPage(products: products, nextCursor: nil) }
-        return SearchPage(products: products, nextCursor: KeysetCursor(afterWordMatch: last.productId))
+        let fitting = matches.prefix(room)
+        products += fitting
+        guard matches.count > room else { return SearchPage(products: products, nextCursor: nil) }
+        // A page filled by productId matches alone ends before the first word match.
+        let last = fitting.last?.productId ?? cursor?.lastWordMatchId ?? ""
+        return SearchPage(products: products, nextCursor: KeysetCursor(afterWordMatch: last))
     }
 
     /// How many products ``page(prefix:filters:after:limit:)`` lists in all; with `limit`, counting stops there.

@@ -1,0 +1,65 @@
+import FeedGenerator
+import Foundation
+import ProductCatalog
+import ProductCatalogPostgres
+import Testing
+
+/// The same generated file imported into a catalog file and into PostgreSQL must search alike:
+/// the file's search is the reference, tested on its own in ProductCatalogTests.
+@Suite(PostgresTestServer.required) struct PostgresSearchTests {
+    /// Pages of `limit` until the end, as productIds.
+    static func allPages(limit: Int, _ next: (KeysetCursor?) async throws -> SearchPage) async throws -> [String] {
+        var ids: [String] = []
+        var cursor: KeysetCursor?
+        repeat {
+            let page = try await next(cursor)
+            #expect(page.products.count <= limit)
+            ids += page.products.map(\.productId)
+            cursor = page.nextCursor
+        } while cursor != nil
+        return ids
+    }
+
+    @Test func searchesAgreeWithTheCatalogFile() async throws {
+        let folder = try TemporaryFolder()
+        var csv: [UInt8] = []
+        ProductGenerator(rows: 2_500, seed: 23).write { csv.append(contentsOf: $0) }
+        let file = folder.path + "/feed.csv"
+        try Data(csv).write(to: URL(fileURLWithPath: file))
+        let databasePath = folder.path + "/catalog.sqlite"
+        _ = try CatalogImporter(options: ImportOptions(databasePath: databasePath)).run(source: try FileByteSource(path: file))
+        let reference = try ProductSearch(databasePath: databasePath)
+
+        try await PostgresTestServer.withCatalog { location in
+            _ = try await importCSV(file, into: location)
+            let search = try await PostgresProductSearch.open(location)
+            var navy = SearchFilters()
+            navy.colors = ["navy", "BLACK"]
+            var cheap = SearchFilters()
+            cheap.maxPrice = Price("40")
+            cheap.sizes = ["m", ""]
+            var sale = SearchFilters()
+            sale.onSale = true
+            sale.minPrice = Price("20")
+            sale.priceBasis = .list
+            let queries = ["", "a", "S", "rain", "rain jack", "kestrel", "linen shirt", "zzz", "SKU-1", "a-0"]
+            for query in queries {
+                for filters in [SearchFilters(), navy, cheap, sale] {
+                    for limit in [7, 20] {
+                        let expected = try await Self.allPages(limit: limit) { try reference.page(query: query, filters: filters, after: $0, limit: limit) }
+                        let found = try await Self.allPages(limit: limit) { try await search.page(query: query, filters: filters, after: $0, limit: limit) }
+                        #expect(found == expected, "query \(query), \(filters), limit \(limit)")
+                    }
+                    let count = try await search.count(query: query, filters: filters)
+                    #expect(count == (try reference.count(query: query, filters: filters)), "count of \(query)")
+                    let facets = try await search.facets(query: query, filters: filters, cap: 300)
+                    #expect(facets == (try reference.facets(query: query, filters: filters, cap: 300)), "facets of \(query)")
+                }
+                let prefixed = try await Self.allPages(limit: 50) { try await search.page(prefix: query, after: $0, limit: 50) }
+                #expect(prefixed == (try await Self.allPages(limit: 50) { try reference.page(prefix: query, after: $0, limit: 50) }))
+            }
+            #expect(try await search.productCount() == (try reference.count(prefix: "")))
+            await search.close()
+        }
+    }
+}

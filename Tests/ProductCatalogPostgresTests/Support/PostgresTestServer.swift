@@ -1,0 +1,77 @@
+import Foundation
+import ProductCatalog
+@testable import ProductCatalogPostgres
+import Testing
+
+/// The PostgreSQL server the tests use: `PRODUCTCATALOG_TEST_POSTGRES=postgres://…` (as `.ci/run`
+/// sets it for the throwaway cluster it starts). Without it, the tests that need a server are skipped.
+enum PostgresTestServer {
+    static let url = ProcessInfo.processInfo.environment["PRODUCTCATALOG_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// The condition for a test that needs the server, with the reason shown when it is skipped.
+    static let required = Testing.ConditionTrait.enabled(
+        if: url != nil,
+        "no PostgreSQL server: set PRODUCTCATALOG_TEST_POSTGRES=postgres://user@host:port/database (bash .ci/run starts one)")
+
+    /// Runs `body` with a catalog location in a schema of its own, dropped afterwards.
+    static func withCatalog<T>(_ body: (PostgresLocation) async throws -> T) async throws -> T {
+        let url = try #require(url)
+        let schema = "pc_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        let location = try PostgresLocation(url: url + (url.contains("?") ? "&" : "?") + "schema=\(schema)")
+        do {
+            let result = try await body(location)
+            try await drop(location)
+            return result
+        } catch {
+            try? await drop(location)
+            throw error
+        }
+    }
+
+    /// Runs one statement in the location's schema.
+    static func execute(_ sql: String, at location: PostgresLocation) async throws {
+        let session = try await PostgresSession.open(location)
+        defer { Task { await session.close() } }
+        try await session.execute(sql, doing: "run a test statement")
+    }
+
+    /// The first column of the first row of `sql`, as an integer.
+    static func integer(_ sql: String, at location: PostgresLocation) async throws -> Int? {
+        let session = try await PostgresSession.open(location)
+        defer { Task { await session.close() } }
+        return try await session.scalar(.init(unsafeSQL: sql), as: Int.self, doing: "run a test query")
+    }
+
+    private static func drop(_ location: PostgresLocation) async throws {
+        try await execute("DROP SCHEMA IF EXISTS \(PostgresSchema.quote(location.schema)) CASCADE", at: location)
+    }
+}
+
+/// Imports a CSV file into the PostgreSQL catalog at `location` on the import's own thread, as the CLI does.
+func importCSV(_ path: String, into location: PostgresLocation, options: ImportOptions = ImportOptions()) async throws -> ImportSummary {
+    let job = CatalogImporter(options: options).start(input: .file(path: path), into: { PostgresCatalogSink(location: location) })
+    for await _ in job.progress {}
+    return try await job.summary
+}
+
+/// A fresh folder under the system's temporary directory, removed when the value is released.
+final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "product-catalog-pg-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Writes `text` to `name` inside the folder and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let file = path + "/" + name
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+}
