@@ -133,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CatalogCLITests",
-            dependencies: ["catalog", "ProductCatalog", "FeedGenerator"],
+            dependencies: ["catalog", "ProductCatalog", "ProductCatalogPostgres", "FeedGenerator"],
             swiftSettings: strictness
         ),
         .testTarget(

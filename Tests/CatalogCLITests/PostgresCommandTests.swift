@@ -1,0 +1,113 @@
+import Foundation
+import ProductCatalog
+@testable import ProductCatalogPostgres
+import Testing
+
+/// `catalog import`, `search` and a killed import with `--db postgres://…`, against the server
+/// `PRODUCTCATALOG_TEST_POSTGRES` names (as `.ci/run` sets it); skipped without one.
+/// The server `.ci/run` starts, if any.
+private let testServer = ProcessInfo.processInfo.environment["PRODUCTCATALOG_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+
+@Suite(.enabled(if: testServer != nil,
+                "no PostgreSQL server: set PRODUCTCATALOG_TEST_POSTGRES=postgres://user@host:port/database (bash .ci/run starts one)"))
+struct PostgresCommandTests {
+    /// A `--db` URL for a schema of its own.
+    static func freshCatalog() throws -> String {
+        let server = try #require(testServer)
+        let schema = "pc_cli_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        return server + (server.contains("?") ? "&" : "?") + "schema=" + schema
+    }
+
+    static func products(in url: String) async throws -> Int {
+        let search = try await PostgresProductSearch.open(try PostgresLocation(url: url))
+        let count = try await search.productCount()
+        await search.close()
+        return count
+    }
+
+    static func drop(_ url: String) async throws {
+        let location = try PostgresLocation(url: url)
+        let session = try await PostgresSession.open(location)
+        try await session.execute("DROP SCHEMA IF EXISTS \(PostgresSchema.quote(location.schema)) CASCADE", doing: "drop the test schema")
+        await session.close()
+    }
+
+    @Test func importThenPageThroughEverySearchResult() async throws {
+        let catalog = try CommandRunner()
+        let db = try Self.freshCatalog()
+        #expect(try catalog.run(["generate", "--rows", "3000", "--seed", "9", "--output", "feed.csv"]).status == 0)
+        let imported = try catalog.run(["import", "feed.csv", "--db", db])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.contains("Imported 3,000 products into postgres://"))
+
+        var ids: [String] = []
+        var arguments = ["search", "", "--db", db, "--limit", "250", "--json"]
+        while true {
+            let result = try catalog.run(arguments)
+            #expect(result.status == 0, "\(result.standardError)")
+            let page = try JSONDecoder().decode(SearchPage.self, from: Data(result.standardOutput.utf8))
+            ids += page.products.map(\.productId)
+            guard let next = page.nextCursor else { break }
+            arguments = ["search", "", "--db", db, "--limit", "250", "--json", "--after", next.description]
+        }
+        #expect(ids.count == 3000)
+        #expect(ids == ids.sorted { $0.lowercased().utf8.lexicographicallyPrecedes($1.lowercased().utf8) })
+
+        let table = try catalog.run(["search", "a", "--db", db, "--limit", "5"])
+        #expect(table.standardOutput.contains("Next page: catalog search a --db"))
+        let missing = try catalog.run(["search", "x", "--db", "postgres://nobody@127.0.0.1:1/none"])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("cannot connect"))
+        let wrong = try catalog.run(["search", "x", "--db", "postgres://h/db?colour=blue"])
+        #expect(wrong.status == 2)
+        try await Self.drop(db)
+    }
+
+    @Test(arguments: InterruptedImportTests.moments)
+    func aKilledImportLeavesTheOldCatalogOrTheNewOne(moment: InterruptedImportTests.Moment) async throws {
+        let catalog = try CommandRunner()
+        let db = try Self.freshCatalog()
+        #expect(try catalog.run(["generate", "--rows", "500", "--seed", "6", "--output", "old.csv"]).status == 0)
+        #expect(try catalog.run(["generate", "--rows", "120000", "--seed", "5", "--output", "new.csv"]).status == 0)
+        #expect(try catalog.run(["import", "old.csv", "--db", db]).status == 0)
+
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = ["import", "new.csv", "--db", db, "--json", "--sort-memory", "2"]
+        process.currentDirectoryURL = URL(fileURLWithPath: catalog.directory)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var seen = 0
+        var buffered = Data()
+        var killed = false
+        reading: while true {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            buffered += data
+            while let newline = buffered.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffered[buffered.startIndex..<newline], as: UTF8.self)
+                buffered = Data(buffered[buffered.index(after: newline)...])
+                if line.contains("\"phase\":\"\(moment.phase)\"") {
+                    seen += 1
+                    if seen == moment.count {
+                        kill(process.processIdentifier, SIGKILL)
+                        killed = true
+                        break reading
+                    }
+                }
+            }
+        }
+        process.waitUntilExit()
+        if killed { #expect(process.terminationReason == .uncaughtSignal) }
+        let count = try await Self.products(in: db)
+        #expect(count == 500 || count == 120_000)
+
+        // The server drops the killed import's lock with its connection; the next import needs no cleanup.
+        let again = try catalog.run(["import", "new.csv", "--db", db])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(try await Self.products(in: db) == 120_000)
+        try await Self.drop(db)
+    }
+}
