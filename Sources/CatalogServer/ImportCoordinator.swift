@@ -109,8 +109,13 @@ public actor ImportCoordinator {
     // MARK: - Following a job
 
     private func follow(_ job: ImportJob, id: Int) async {
-        for await snapshot in job.progress where snapshot.phase != .finished {
+        var published = false
+        for await snapshot in job.progress {
+            // The stream keeps only the newest snapshot: when this task ran too late to see any
+            // before the end, the last one still goes out, so listeners always get the final numbers.
+            guard snapshot.phase != .finished || !published else { continue }
             publish(.progress(snapshot), for: id)
+            published = true
         }
         let final: ImportEvent
         do {

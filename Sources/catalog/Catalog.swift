@@ -5,7 +5,7 @@ import ProductCatalogPostgres
 struct Catalog: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
-        abstract: "Load product CSV files into a SQLite catalog and search it.",
+        abstract: "Load product CSV files into a catalog (a SQLite file or PostgreSQL) and search it.",
         discussion: """
             Exit status: 0 on success, 1 when the work failed (the message says why), 2 when the \
             command line is wrong.
