@@ -27,9 +27,26 @@ import Testing
         #expect(try catalog.run(["import", "old.csv"]).status == 0)
 
         // Small sort memory: several runs spill to disk, so the kill can land in any stage.
+        let (process, killed) = try Self.runAndKill(["import", "new.csv", "--json", "--sort-memory", "2"], in: directory, at: moment)
+
+        let count = try Self.checkedCount(directory + "/catalog.sqlite")
+        #expect(count == 500 || count == 120_000)
+        if killed { #expect(process.terminationReason == .uncaughtSignal) }
+
+        // The next import needs no cleanup, and leaves nothing of the killed one behind.
+        let again = try catalog.run(["import", "new.csv"])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(try Self.checkedCount(directory + "/catalog.sqlite") == 120_000)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".importing") }
+        #expect(leftovers.isEmpty)
+    }
+
+    /// Runs `catalog arguments…` (with `--json`) in `directory` and sends it SIGKILL at `moment`;
+    /// returns the ended process and whether the kill was sent before it finished.
+    static func runAndKill(_ arguments: [String], in directory: String, at moment: Moment) throws -> (Process, Bool) {
         let process = Process()
         process.executableURL = CommandRunner.executable
-        process.arguments = ["import", "new.csv", "--json", "--sort-memory", "2"]
+        process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let output = Pipe()
         process.standardOutput = output
@@ -56,17 +73,7 @@ import Testing
             }
         }
         process.waitUntilExit()
-
-        let count = try Self.checkedCount(directory + "/catalog.sqlite")
-        #expect(count == 500 || count == 120_000)
-        if killed { #expect(process.terminationReason == .uncaughtSignal) }
-
-        // The next import needs no cleanup, and leaves nothing of the killed one behind.
-        let again = try catalog.run(["import", "new.csv"])
-        #expect(again.status == 0, "\(again.standardError)")
-        #expect(try Self.checkedCount(directory + "/catalog.sqlite") == 120_000)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".importing") }
-        #expect(leftovers.isEmpty)
+        return (process, killed)
     }
 
     /// The product count of a catalog that passes `PRAGMA integrity_check`.

@@ -71,35 +71,8 @@ struct PostgresCommandTests {
         #expect(try catalog.run(["generate", "--rows", "120000", "--seed", "5", "--output", "new.csv"]).status == 0)
         #expect(try catalog.run(["import", "old.csv", "--db", db]).status == 0)
 
-        let process = Process()
-        process.executableURL = CommandRunner.executable
-        process.arguments = ["import", "new.csv", "--db", db, "--json", "--sort-memory", "2"]
-        process.currentDirectoryURL = URL(fileURLWithPath: catalog.directory)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var seen = 0
-        var buffered = Data()
-        var killed = false
-        reading: while true {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            buffered += data
-            while let newline = buffered.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffered[buffered.startIndex..<newline], as: UTF8.self)
-                buffered = Data(buffered[buffered.index(after: newline)...])
-                if line.contains("\"phase\":\"\(moment.phase)\"") {
-                    seen += 1
-                    if seen == moment.count {
-                        kill(process.processIdentifier, SIGKILL)
-                        killed = true
-                        break reading
-                    }
-                }
-            }
-        }
-        process.waitUntilExit()
+        let (process, killed) = try InterruptedImportTests.runAndKill(
+            ["import", "new.csv", "--db", db, "--json", "--sort-memory", "2"], in: catalog.directory, at: moment)
         if killed { #expect(process.terminationReason == .uncaughtSignal) }
         let count = try await Self.products(in: db)
         #expect(count == 500 || count == 120_000)
