@@ -25,8 +25,12 @@ public struct CatalogImporter: Sendable {
         progress: (ImportProgress) -> Void = { _ in },
         isCancelled: () -> Bool = { false }
     ) throws -> ImportSummary {
-        try run(source: source, into: SQLiteCatalogSink(databasePath: options.databasePath, maxPages: options.maxDatabasePages),
-                progress: progress, isCancelled: isCancelled)
+        try run(source: source, into: fileSink(), progress: progress, isCancelled: isCancelled)
+    }
+
+    /// The default sink: the catalog file at ``ImportOptions/databasePath``.
+    func fileSink() -> any CatalogSink {
+        SQLiteCatalogSink(databasePath: options.databasePath, maxPages: options.maxDatabasePages)
     }
 
     /// Imports `source` into `sink` instead of the file at ``ImportOptions/databasePath``, as ``run(source:progress:isCancelled:)`` does.

@@ -18,7 +18,7 @@ public final class ImportJob: Sendable {
     private let flag = CancellationFlag()
     private let outcome: Task<ImportSummary, any Error>
 
-    init(importer: CatalogImporter, input: InputSource, sink: (@Sendable () -> any CatalogSink)?) {
+    init(importer: CatalogImporter, input: InputSource, sink makeSink: @escaping @Sendable () -> any CatalogSink) {
         let (stream, continuation) = AsyncStream.makeStream(of: ImportProgress.self, bufferingPolicy: .bufferingNewest(1))
         progress = stream
         let flag = self.flag
@@ -28,13 +28,11 @@ public final class ImportJob: Sendable {
         DispatchQueue.global(qos: .userInitiated).async {
             defer { continuation.finish() }
             do {
-                let source = try input.open()
-                let summary = if let sink {
-                    try importer.run(source: source, into: sink(), progress: { continuation.yield($0) }, isCancelled: { flag.isSet })
-                } else {
-                    try importer.run(source: source, progress: { continuation.yield($0) }, isCancelled: { flag.isSet })
-                }
-                resultContinuation.yield(summary)
+                resultContinuation.yield(try importer.run(
+                    source: try input.open(),
+                    into: makeSink(),
+                    progress: { continuation.yield($0) },
+                    isCancelled: { flag.isSet }))
                 resultContinuation.finish()
             } catch {
                 resultContinuation.finish(throwing: error)
@@ -70,7 +68,7 @@ private final class CancellationFlag: Sendable {
 extension CatalogImporter {
     /// Starts importing `input` in the background.
     public func start(input: InputSource) -> ImportJob {
-        ImportJob(importer: self, input: input, sink: nil)
+        start(input: input, into: { [self] in fileSink() })
     }
 
     /// Starts importing `input` in the background into the sink `makeSink` makes on the import's thread.

@@ -81,12 +81,7 @@ struct ProductRowChecker {
         }
     }
 
-    /// The catalog columns the insert statement fills, in parameter order (see ``parameters``).
-    var insertColumns: [String] {
-        zip(columnNames, parameters).filter { $0.1 != .absent }.map(\.0)
-    }
-
-    /// The columns written, with their kinds, in the order of ``insertColumns``.
+    /// The catalog columns written, with their kinds, in parameter order (see ``parameters``).
     var checkedColumns: [CheckedColumn] {
         zip(columnNames, parameters).filter { $0.1 != .absent }.map { CheckedColumn(name: $0.0, isInteger: $0.1 == .integer) }
     }

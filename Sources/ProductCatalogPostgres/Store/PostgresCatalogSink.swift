@@ -145,24 +145,33 @@ public final class PostgresCatalogSink: CatalogSink {
                 doing: "add the column \(field.name)")
         }
         let helper = try await PostgresSession.open(session.location)
-        async let words: Void = {
-            defer { Task { await helper.close() } }
-            try await helper.execute("SET maintenance_work_mem = '256MB'", doing: "set the memory for building indexes")
-            try await helper.execute(
-                "CREATE INDEX \(PostgresSchema.wordsIndex(table)) ON \(table) USING gin (\(PostgresSchema.words))", doing: "index the words")
-        }()
+        async let words: Void = buildWordIndex(helper, table: table)
         do {
             try await session.execute("SET maintenance_work_mem = '256MB'", doing: "set the memory for building indexes")
             try await session.execute(
                 "CREATE UNIQUE INDEX \(PostgresSchema.keyIndex(table)) ON \(table) (\(PostgresSchema.key))", doing: "index the productIds")
             try await session.execute("ANALYZE \(table)", doing: "analyze the new table")
         } catch {
+            // Closing the helper's connection stops its index build.
             await helper.close()
             _ = try? await words
             throw error
         }
-        try await words
+        do {
+            try await words
+        } catch {
+            await helper.close()
+            throw error
+        }
+        await helper.close()
         try await session.execute("COMMENT ON TABLE \(table) IS \(PostgresSchema.literal(PostgresSchema.marker))", doing: "mark the new table")
+    }
+
+    /// Builds the word index of `table` on `helper`, the second connection of ``completeBuild(_:columns:)``.
+    private static func buildWordIndex(_ helper: PostgresSession, table: String) async throws {
+        try await helper.execute("SET maintenance_work_mem = '256MB'", doing: "set the memory for building indexes")
+        try await helper.execute(
+            "CREATE INDEX \(PostgresSchema.wordsIndex(table)) ON \(table) USING gin (\(PostgresSchema.words))", doing: "index the words")
     }
 
     /// Begins the upsert's transaction and merges the copied rows into the live table; returns
