@@ -121,9 +121,15 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // What the test targets share: reading a child process's output.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "ProductCatalogTests",
-            dependencies: ["ProductCatalog", "ProductCatalogHTTP", "FeedGenerator"],
+            dependencies: ["ProductCatalog", "ProductCatalogHTTP", "FeedGenerator", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(
@@ -133,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CatalogCLITests",
-            dependencies: ["catalog", "ProductCatalog", "ProductCatalogPostgres", "FeedGenerator"],
+            dependencies: ["catalog", "ProductCatalog", "ProductCatalogPostgres", "FeedGenerator", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -123,7 +124,7 @@ final class RunningServer: Sendable {
         try process.run()
         var line = Data()
         while !line.contains(0x0A) {
-            let data = output.fileHandleForReading.availableData
+            let data = output.fileHandleForReading.nextBytes()
             if data.isEmpty { break }
             line += data
         }

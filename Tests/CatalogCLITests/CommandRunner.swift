@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `catalog` executable as a child process in a temporary folder of its own,
 /// removed with the runner, and captures what it prints.
@@ -53,11 +54,11 @@ final class CommandRunner {
         let errorData = CapturedData()
         let drained = DispatchGroup()
         DispatchQueue.global().async(group: drained) {
-            errorData.value = error.fileHandleForReading.readDataToEndOfFile()
+            errorData.value = error.fileHandleForReading.bytesToEnd()
         }
         if let input { standardInput.fileHandleForWriting.write(input) }
         try standardInput.fileHandleForWriting.close()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let outputData = output.fileHandleForReading.bytesToEnd()
         process.waitUntilExit()
         drained.wait()
         return Result(

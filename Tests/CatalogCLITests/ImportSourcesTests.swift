@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import ProductCatalog
 import Testing
 
@@ -37,7 +38,7 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let compressed = output.fileHandleForReading.readDataToEndOfFile()
+        let compressed = output.fileHandleForReading.bytesToEnd()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0)
         return compressed

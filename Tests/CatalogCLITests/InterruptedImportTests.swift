@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import ProductCatalog
 import Testing
 
@@ -56,7 +57,7 @@ import Testing
         var buffered = Data()
         var killed = false
         reading: while true {
-            let data = output.fileHandleForReading.availableData
+            let data = output.fileHandleForReading.nextBytes()
             if data.isEmpty { break }
             buffered += data
             while let newline = buffered.firstIndex(of: 0x0A) {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import FeedGenerator
 @testable import ProductCatalog
@@ -29,7 +30,7 @@ enum SourceTestData {
             try? input.fileHandleForWriting.close()
         }
         writer.start()
-        let compressed = output.fileHandleForReading.readDataToEndOfFile()
+        let compressed = output.fileHandleForReading.bytesToEnd()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "gzip failed")
         return Array(compressed)
