@@ -164,7 +164,7 @@ public actor PostgresCatalogStore: CatalogStoring {
             return .busy("The catalog's PostgreSQL server cannot be reached; try again in a moment. The server's output says why.", retryAfter: 5)
         case .server(_, let doing, let message, _):
             return APIError(.internalServerError, "PostgreSQL could not \(doing) (\(message)); nothing was changed. Try again; if it keeps failing, see the server's output.")
-        case .invalidURL, .notACatalog:
+        case .invalidURL, .notACatalog, .earlierLayout:
             return APIError(.internalServerError, error.description)
         }
     }

@@ -4,7 +4,8 @@ import ProductCatalog
 import ProductCatalogPostgres
 import Testing
 
-/// The same generated file imported into a catalog file and into PostgreSQL must search alike:
+/// The same generated file imported into a catalog file and into PostgreSQL must search alike
+/// (the words folded the same way, accents included):
 /// the file's search is the reference, tested on its own in ProductCatalogTests.
 @Suite(PostgresTestServer.required) struct PostgresSearchTests {
     /// Pages of `limit` until the end, as productIds.
@@ -42,7 +43,9 @@ import Testing
             sale.onSale = true
             sale.minPrice = Price("20")
             sale.priceBasis = .list
-            let queries = ["", "a", "S", "rain", "rain jack", "kestrel", "linen shirt", "zzz", "SKU-1", "a-0"]
+            // Accents, hyphens and quotes: words are folded alike in both.
+            let queries = ["", "a", "S", "rain", "rain jack", "kestrel", "linen shirt", "zzz", "SKU-1", "a-0",
+                           "cafe", "CAFÉ olé", "t-shirt", "nomad\" jeans", "o'"]
             for query in queries {
                 for filters in [SearchFilters(), navy, cheap, sale] {
                     for limit in [7, 20] {

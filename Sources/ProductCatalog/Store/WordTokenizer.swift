@@ -45,24 +45,33 @@ final class WordTokenizer {
 
     /// The tokens of `text`: as a document's words, or as a query word to match by prefix.
     func tokens(_ text: String, asQueryPrefix: Bool = false) throws -> [String] {
-        guard let tokenize = tokenizer.xTokenize else { return [] }
-        final class Collected { var tokens: [String] = [] }
-        let collected = Collected()
-        let flags = asQueryPrefix ? FTS5_TOKENIZE_QUERY | FTS5_TOKENIZE_PREFIX : FTS5_TOKENIZE_DOCUMENT
+        var tokens: [String] = []
         var text = text
-        let code = text.withUTF8 { bytes in
-            withExtendedLifetime(collected) {
-                tokenize(instance, Unmanaged.passUnretained(collected).toOpaque(), flags,
-                         UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) { context, _, token, count, _, _ in
+        try text.withUTF8 { bytes in
+            try forEachToken(in: UnsafeRawBufferPointer(bytes), asQueryPrefix: asQueryPrefix) {
+                tokens.append(String(decoding: $0, as: UTF8.self))
+            }
+        }
+        return tokens
+    }
+
+    /// Calls `body` with the UTF-8 bytes of each token of `text` (valid only during the call), in order.
+    func forEachToken(in text: UnsafeRawBufferPointer, asQueryPrefix: Bool = false,
+                      _ body: (UnsafeRawBufferPointer) -> Void) throws {
+        guard let tokenize = tokenizer.xTokenize else { return }
+        let flags = asQueryPrefix ? FTS5_TOKENIZE_QUERY | FTS5_TOKENIZE_PREFIX : FTS5_TOKENIZE_DOCUMENT
+        let code = withoutActuallyEscaping(body) { body in
+            var body = body
+            return withUnsafeMutablePointer(to: &body) { context in
+                tokenize(instance, context, flags, text.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(text.count)) { context, _, token, count, _, _ in
                     guard let context, let token else { return SQLITE_OK }
-                    let bytes = UnsafeRawBufferPointer(start: token, count: Int(count))
-                    Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue().tokens.append(String(decoding: bytes, as: UTF8.self))
+                    context.assumingMemoryBound(to: ((UnsafeRawBufferPointer) -> Void).self)
+                        .pointee(UnsafeRawBufferPointer(start: token, count: Int(count)))
                     return SQLITE_OK
                 }
             }
         }
         try connection.check(code, sql: nil)
-        return collected.tokens
     }
 }
 

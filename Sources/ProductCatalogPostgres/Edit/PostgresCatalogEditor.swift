@@ -1,5 +1,6 @@
 import PostgresNIO
 import ProductCatalog
+import Synchronization
 
 /// Adds, changes, deletes and stars single products in a catalog on PostgreSQL, each in one short
 /// transaction, as ``CatalogEditor`` does in a file.
@@ -11,25 +12,27 @@ import ProductCatalog
 /// ``ProductValidation`` first. Writes on one editor run one after another.
 public final class PostgresCatalogEditor: Sendable {
     let session: PostgresSession
+    private let folder: Mutex<WordFolder>
 
-    private init(session: PostgresSession) {
+    private init(session: PostgresSession) throws {
         self.session = session
+        folder = Mutex(try WordFolder())
     }
 
     /// Connects to the catalog at `location`, creating an empty one when `creatingCatalog` and there is none.
     public static func open(_ location: PostgresLocation, creatingCatalog: Bool = false) async throws -> PostgresCatalogEditor {
         let session = try await PostgresSession.open(location)
         do {
-            switch try await PostgresCatalogState.read(session) {
-            case .catalog: break
-            case .missing:
-                guard creatingCatalog else { throw EditError.catalog(.noCatalog(path: location.description)) }
-                try await createEmptyCatalog(session)
-            case .otherTable: throw PostgresCatalogError.notACatalog(location: location.description, table: PostgresSchema.table)
+            do {
+                if try await PostgresCatalogState.requireCatalog(session, creating: creatingCatalog) == .missing {
+                    try await createEmptyCatalog(session)
+                }
+            } catch let error as CatalogError {
+                throw EditError.catalog(error)
             }
             try await session.execute(PostgresSchema.createEdits, doing: "create the edits table")
             try await session.execute(PostgresSchema.createFavorites, doing: "create the favorites table")
-            return PostgresCatalogEditor(session: session)
+            return try PostgresCatalogEditor(session: session)
         } catch {
             await session.close()
             throw error
@@ -50,7 +53,7 @@ public final class PostgresCatalogEditor: Sendable {
                 for statement in [
                     PostgresSchema.createTable(table, columns: PostgresSchema.fieldColumns),
                     "CREATE UNIQUE INDEX \(PostgresSchema.keyIndex(table)) ON \(table) (\(PostgresSchema.key))",
-                    "CREATE INDEX \(PostgresSchema.wordsIndex(table)) ON \(table) USING gin (\(PostgresSchema.words))",
+                    PostgresSchema.createWordsIndex(table),
                     "COMMENT ON TABLE \(table) IS \(PostgresSchema.literal(PostgresSchema.marker))",
                 ] {
                     try await session.execute(statement, doing: "create the catalog")
@@ -73,7 +76,7 @@ public final class PostgresCatalogEditor: Sendable {
     public func add(_ product: Product) async throws -> Product {
         try await write { columns in
             var statement = PostgresStatement()
-            let values = try Self.assignments(product, columns: columns, in: &statement)
+            let values = try self.assignments(product, columns: columns, in: &statement)
             statement.sql = "INSERT INTO products (\(values.map(\.column).joined(separator: ", "))) VALUES (\(values.map(\.value).joined(separator: ", "))) RETURNING *"
             let stored = try await self.returning(statement, duplicate: product.productId)
             try await self.recordEdit(of: product.productId)
@@ -89,7 +92,7 @@ public final class PostgresCatalogEditor: Sendable {
     public func replace(productId: String, with product: Product) async throws -> Product {
         try await write { columns in
             var statement = PostgresStatement()
-            let values = try Self.assignments(product, columns: columns, in: &statement)
+            let values = try self.assignments(product, columns: columns, in: &statement)
             statement.sql = "UPDATE products SET \(values.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")) WHERE \(PostgresSchema.key) = "
             statement.sql += statement.bind(productId.asciiLowercased) + " RETURNING *"
             let stored = try await self.returning(statement, duplicate: product.productId)
@@ -185,8 +188,8 @@ public final class PostgresCatalogEditor: Sendable {
         try await session.execute(statement, doing: "move the star")
     }
 
-    /// `column = value` for each known field and each extra `product` names; an unknown extra is a field error.
-    private static func assignments(_ product: Product, columns: [String: String],
+    /// `column = value` for each known field, each extra `product` names and the words; an unknown extra is a field error.
+    private func assignments(_ product: Product, columns: [String: String],
                                     in statement: inout PostgresStatement) throws -> [(column: String, value: String)] {
         var values: [(String, String)] = []
         func text(_ field: ProductField, _ value: String?) {
@@ -225,6 +228,10 @@ public final class PostgresCatalogEditor: Sendable {
             }
         }
         guard unknown.isEmpty else { throw EditError.invalid(ProductValidationError(fields: unknown)) }
+        let words = try folder.withLock { folder in
+            try [product.title, product.brand, product.productType].compactMap { $0 }.flatMap { try folder.words(in: $0) }
+        }
+        values.append((PostgresSchema.wordsColumn, statement.bind(PostgresSchema.tsvector(words)) + "::tsvector"))
         return values
     }
 }

@@ -7,7 +7,7 @@ enum PostgresProductRow {
 
     static func product(_ row: PostgresRow) throws -> Product {
         var product = Product(productId: "")
-        for cell in row {
+        for cell in row where cell.columnName != PostgresSchema.wordsColumn {
             guard let field = fields[cell.columnName.lowercased()] else {
                 product.extras.append(Product.Extra(name: cell.columnName, value: try cell.decode(String?.self)))
                 continue

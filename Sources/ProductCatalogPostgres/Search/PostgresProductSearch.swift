@@ -1,5 +1,6 @@
 import PostgresNIO
 import ProductCatalog
+import Synchronization
 
 /// Search over a catalog on PostgreSQL, a page at a time with keyset pagination, as ``ProductSearch`` does over a file.
 ///
@@ -11,25 +12,24 @@ import ProductCatalog
 /// A query lists the products whose productId starts with it (ASCII case ignored), then those
 /// with a word starting with each of its words in their title, brand or type, both in productId
 /// order; each page is one range of the index on the folded productId, or one match of the word
-/// index, never an OFFSET. Words are PostgreSQL's (the `simple` configuration): case is ignored,
-/// accents are not. Each statement reads the table as it is then, so an import's swap shows at
+/// index, never an OFFSET. Words are folded as in a catalog file (``WordFolder``): case and
+/// accents are ignored, and a query finds what it finds there. Each statement reads the table as it is then, so an import's swap shows at
 /// the next page. Statements on one search run one after another; open one per concurrent reader.
 public final class PostgresProductSearch: Sendable {
     let session: PostgresSession
+    private let folder: Mutex<WordFolder>
 
-    init(session: PostgresSession) {
+    init(session: PostgresSession) throws {
         self.session = session
+        folder = Mutex(try WordFolder())
     }
 
     /// Connects to the catalog at `location`; throws ``CatalogError/noCatalog(path:)`` when there is none yet.
     public static func open(_ location: PostgresLocation) async throws -> PostgresProductSearch {
         let session = try await PostgresSession.open(location)
         do {
-            switch try await PostgresCatalogState.read(session) {
-            case .catalog: return PostgresProductSearch(session: session)
-            case .missing: throw CatalogError.noCatalog(path: location.description)
-            case .otherTable: throw PostgresCatalogError.notACatalog(location: location.description, table: PostgresSchema.table)
-            }
+            _ = try await PostgresCatalogState.requireCatalog(session)
+            return try PostgresProductSearch(session: session)
         } catch {
             await session.close()
             throw error
@@ -74,7 +74,7 @@ public final class PostgresProductSearch: Sendable {
             if prefixPage.nextCursor != nil { return prefixPage }
             products = prefixPage.products
         }
-        guard let match = Self.wordMatch(query) else { return SearchPage(products: products, nextCursor: nil) }
+        guard let match = try wordMatch(query) else { return SearchPage(products: products, nextCursor: nil) }
         var statement = PostgresStatement("SELECT * FROM products")
         statement.sql += wordConditions(match, excludingPrefix: query, filters: filters, in: &statement)
         if let last = cursor?.lastWordMatchId {
@@ -103,7 +103,7 @@ public final class PostgresProductSearch: Sendable {
     public func count(query: String, filters: SearchFilters = SearchFilters(), upTo limit: Int? = nil) async throws -> Int {
         let byId = try await count(prefix: query, filters: filters, upTo: limit)
         if let limit, byId >= limit { return limit }
-        guard let match = Self.wordMatch(query) else { return byId }
+        guard let match = try wordMatch(query) else { return byId }
         var statement = PostgresStatement("FROM products")
         statement.sql += wordConditions(match, excludingPrefix: query, filters: filters, in: &statement)
         return byId + (try await count(statement, upTo: limit.map { $0 - byId }))
@@ -126,7 +126,7 @@ public final class PostgresProductSearch: Sendable {
         statement.sql += PostgresFilters.conditions(filters, in: &statement)
         statement.sql += " ORDER BY \(PostgresSchema.key) LIMIT \(cap + 1)"
         var rows = try await values(statement)
-        if words, rows.count <= cap, let match = Self.wordMatch(text) {
+        if words, rows.count <= cap, let match = try wordMatch(text) {
             var wordStatement = PostgresStatement("SELECT \(columns) FROM products")
             wordStatement.sql += wordConditions(match, excludingPrefix: text, filters: filters, in: &wordStatement)
             wordStatement.sql += " ORDER BY \(PostgresSchema.key) LIMIT \(cap + 1 - rows.count)"
@@ -182,17 +182,19 @@ public final class PostgresProductSearch: Sendable {
     /// productId starting with `prefix`, that meet `filters`.
     private func wordConditions(_ match: String, excludingPrefix prefix: String, filters: SearchFilters,
                                 in statement: inout PostgresStatement) -> String {
-        var sql = " WHERE \(PostgresSchema.words) @@ to_tsquery('simple'::regconfig, \(statement.bind(match)))"
+        var sql = " WHERE \(PostgresSchema.wordsColumn) @@ \(statement.bind(match))::tsquery"
         sql += PostgresPrefix(prefix).condition(in: &statement, excluding: true)
         sql += PostgresFilters.conditions(filters, in: &statement)
         return sql
     }
 
-    /// The `to_tsquery` text for rows with a word starting with each word of `query`; nil without words.
-    static func wordMatch(_ query: String) -> String? {
-        let words = WordQuery(query).words
-        guard !words.isEmpty else { return nil }
-        return words.map { PostgresSchema.literal($0) + ":*" }.joined(separator: " & ")
+    /// The `tsquery` for rows with a word starting with each word of `query`, folded; nil when it has no words.
+    func wordMatch(_ query: String) throws -> String? {
+        let prefixes = try folder.withLock { folder in
+            try WordQuery(query).words.flatMap { try folder.prefixes(of: $0) }.filter { !$0.isEmpty }
+        }
+        guard !prefixes.isEmpty else { return nil }
+        return prefixes.map { PostgresSchema.lexeme($0) + ":*" }.joined(separator: " & ")
     }
 
     private func products(_ statement: PostgresStatement, doing: String) async throws -> [Product] {

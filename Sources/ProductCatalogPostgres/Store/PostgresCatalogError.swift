@@ -10,6 +10,8 @@ public enum PostgresCatalogError: Error, Sendable, CustomStringConvertible {
     case server(location: String, doing: String, message: String, sqlState: String?)
     /// A catalog table exists but is not one this tool made.
     case notACatalog(location: String, table: String)
+    /// The catalog was made by an earlier version of this tool, whose layout this one does not read.
+    case earlierLayout(location: String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,8 @@ public enum PostgresCatalogError: Error, Sendable, CustomStringConvertible {
             "\(location): PostgreSQL refused to \(doing): \(message)\(sqlState.map { " (SQLSTATE \($0))" } ?? ""). The catalog was not changed."
         case .notACatalog(let location, let table):
             "\(location): the table \(table) is not a product catalog made by this tool; it is left untouched. Use another database, or another ?schema=."
+        case .earlierLayout(let location):
+            "\(location): this catalog was made by an earlier version of this tool, which kept its words differently. Import the feed again (`catalog import FILE --db \(location)`, which replaces it) to search and edit it with this version."
         }
     }
 

@@ -22,7 +22,12 @@ import ProductCatalog
 public final class PostgresCatalogSink: CatalogSink {
     public let location: PostgresLocation
     private var session: PostgresSession?
-    private var copy: CopyStream?
+    /// A replacing import's second connection: the second `COPY`, then the word index.
+    private var helper: PostgresSession?
+    /// The `COPY` streams, which take the batches in turn: one per connection.
+    private var copies: [CopyStream] = []
+    private var batches = 0
+    private var encoder: CopyTextEncoder?
     private var mode = ImportMode.replace
     private var columns: [CheckedColumn] = []
     private var extraColumns: [String] = []
@@ -61,6 +66,7 @@ public final class PostgresCatalogSink: CatalogSink {
             switch state {
             case .catalog: break
             case .missing: if mode == .upsert { throw CatalogError.noCatalog(path: catalogName) }
+            case .earlierLayout: if mode == .upsert { throw PostgresCatalogError.earlierLayout(location: catalogName) }
             case .otherTable: throw PostgresCatalogError.notACatalog(location: catalogName, table: PostgresSchema.table)
             }
         } catch {
@@ -83,8 +89,11 @@ public final class PostgresCatalogSink: CatalogSink {
 
     public func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String]) throws {
         guard let session else { preconditionFailure("begin before claim") }
+        let names = Set(columns.map { $0.name.lowercased() })
+        let columns = columns.map { CheckedColumn(name: PostgresSchema.storedName($0.name, among: names), isInteger: $0.isInteger) }
         self.columns = columns
-        self.extraColumns = extraColumns
+        self.extraColumns = extraColumns.map { PostgresSchema.storedName($0, among: names) }
+        encoder = try CopyTextEncoder(columns: columns)
         let target = mode == .replace ? PostgresSchema.buildTable : PostgresSchema.upsertTable
         let schema = location.schema
         try blocking {
@@ -99,13 +108,22 @@ public final class PostgresCatalogSink: CatalogSink {
                 try await session.execute(PostgresSchema.createTable(target, columns: columns, temporary: true), doing: "create the upsert's table")
             }
         }
-        copy = CopyStream(session: session, table: target)
+        copies = [CopyStream(session: session, table: target)]
+        if mode == .replace {
+            // A second COPY on a second connection: the server parses the rows on two cores.
+            let location = self.location
+            let helper = try blocking { try await PostgresSession.open(location) }
+            self.helper = helper
+            copies.append(CopyStream(session: helper, table: target))
+        }
     }
 
     public func write(_ rows: CheckedRows) throws {
-        guard let copy else { return }
+        guard !copies.isEmpty, let encoder else { return }
+        let copy = copies[batches % copies.count]
+        batches += 1
         var buffer = ByteBufferAllocator().buffer(capacity: bufferSize)
-        CopyTextEncoder.append(rows, to: &buffer)
+        try encoder.append(rows, to: &buffer)
         bufferSize = max(bufferSize, buffer.readableBytes)
         try copy.send(buffer)
         written += rows.count
@@ -116,27 +134,34 @@ public final class PostgresCatalogSink: CatalogSink {
 
     public func finish() throws -> Int {
         guard let session else { return 0 }
-        try copy?.finish()
-        copy = nil
+        do {
+            for copy in copies { try copy.finish() }
+        } catch {
+            copies.forEach { $0.cancel() }
+            throw error
+        }
+        copies = []
         let columns = self.columns
         let extraColumns = self.extraColumns
         switch mode {
         case .replace:
-            try blocking { try await Self.completeBuild(session, columns: columns) }
+            guard let helper else { preconditionFailure("a replacing import has a second connection") }
+            try blocking { try await Self.completeBuild(session, helper: helper, columns: columns) }
             return written
         case .upsert:
             inTransaction = true
             let (before, stored) = try blocking { try await Self.upsert(session, columns: columns, extraColumns: extraColumns) }
             productsBefore = before
+            if Self.wordColumns(in: columns) == .some { try refoldUpsertedWords(session) }
             return stored
         }
     }
 
     /// Adds the known fields the file lacked, builds the indexes and marks the table as a catalog.
     ///
-    /// The word index takes longest to build; a second connection builds it while this one
-    /// builds the productId index and analyzes the table, so the server uses two cores.
-    private static func completeBuild(_ session: PostgresSession, columns: [CheckedColumn]) async throws {
+    /// The word index takes longest to build; `helper`, the second connection, builds it while
+    /// this one builds the productId index and analyzes the table, so the server uses two cores.
+    private static func completeBuild(_ session: PostgresSession, helper: PostgresSession, columns: [CheckedColumn]) async throws {
         let table = PostgresSchema.buildTable
         let present = Set(columns.map { $0.name.lowercased() })
         for field in PostgresSchema.fieldColumns where !present.contains(field.name.lowercased()) {
@@ -144,7 +169,6 @@ public final class PostgresCatalogSink: CatalogSink {
                 "ALTER TABLE \(table) ADD COLUMN \(PostgresSchema.quote(field.name)) \(PostgresSchema.type(isInteger: field.isInteger))",
                 doing: "add the column \(field.name)")
         }
-        let helper = try await PostgresSession.open(session.location)
         async let words: Void = buildWordIndex(helper, table: table)
         do {
             try await session.execute("SET maintenance_work_mem = '256MB'", doing: "set the memory for building indexes")
@@ -163,15 +187,13 @@ public final class PostgresCatalogSink: CatalogSink {
             await helper.close()
             throw error
         }
-        await helper.close()
         try await session.execute("COMMENT ON TABLE \(table) IS \(PostgresSchema.literal(PostgresSchema.marker))", doing: "mark the new table")
     }
 
-    /// Builds the word index of `table` on `helper`, the second connection of ``completeBuild(_:columns:)``.
+    /// Builds the word index of `table` on `helper`, the second connection of ``completeBuild(_:helper:columns:)``.
     private static func buildWordIndex(_ helper: PostgresSession, table: String) async throws {
         try await helper.execute("SET maintenance_work_mem = '256MB'", doing: "set the memory for building indexes")
-        try await helper.execute(
-            "CREATE INDEX \(PostgresSchema.wordsIndex(table)) ON \(table) USING gin (\(PostgresSchema.words))", doing: "index the words")
+        try await helper.execute(PostgresSchema.createWordsIndex(table), doing: "index the words")
     }
 
     /// Begins the upsert's transaction and merges the copied rows into the live table; returns
@@ -185,15 +207,66 @@ public final class PostgresCatalogSink: CatalogSink {
             try await session.execute("ALTER TABLE \(table) ADD COLUMN \(PostgresSchema.quote(name)) text", doing: "add the column \(name)")
             live[name.lowercased()] = name
         }
-        let target = columns.map { PostgresSchema.quote(live[$0.name.lowercased()] ?? $0.name) }
-        let source = columns.map { PostgresSchema.quote($0.name) }
-        let updates = target.dropFirst().map { "\($0) = EXCLUDED.\($0)" }
+        let target = columns.map { PostgresSchema.quote(live[$0.name.lowercased()] ?? $0.name) } + [PostgresSchema.wordsColumn]
+        let source = columns.map { PostgresSchema.quote($0.name) } + [PostgresSchema.wordsColumn]
+        // The copied words are an added product's own, and a changed one's when the file has all
+        // their fields; with none, a changed product keeps its words; with some, they are refolded after.
+        let updates = (wordColumns(in: columns) == .all ? target.dropFirst() : target.dropFirst().dropLast()).map { "\($0) = EXCLUDED.\($0)" }
         try await session.execute("""
             INSERT INTO \(table) (\(target.joined(separator: ", "))) SELECT \(source.joined(separator: ", ")) FROM pg_temp.\(PostgresSchema.upsertTable)
             ON CONFLICT ((\(PostgresSchema.key))) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))
             """, doing: "add and update the products")
         let after = try await session.scalar("SELECT count(*) FROM products", as: Int.self, doing: "count the products") ?? 0
         return (before, after)
+    }
+
+    /// The product fields whose words the word index holds.
+    private static let wordFields = Set([ProductField.title, .brand, .productType].map { $0.columnName.lowercased() })
+
+    private enum WordColumns { case none, some, all }
+
+    /// How many of the title, brand and type `columns` hold: for an upsert, whether the words of
+    /// the products it changes stay, are the file's, or must be folded from old and new fields.
+    private static func wordColumns(in columns: [CheckedColumn]) -> WordColumns {
+        switch columns.filter({ wordFields.contains($0.name.lowercased()) }).count {
+        case 0: .none
+        case wordFields.count: .all
+        default: .some
+        }
+    }
+
+    /// Sets the words of every product the upsert added or changed from their fields as they now
+    /// are, a thousand products at a time, in the upsert's transaction: for a file with some of
+    /// the title, brand and type, whose products keep the fields it lacks.
+    private func refoldUpsertedWords(_ session: PostgresSession) throws {
+        let folder = try WordFolder()
+        let key = PostgresSchema.key
+        let upserted = "pg_temp.\(PostgresSchema.upsertTable)"
+        try blocking {
+            try await session.execute("""
+                DECLARE catalog_refold NO SCROLL CURSOR FOR
+                SELECT \(key), p.title, p.brand, p."productType" FROM \(PostgresSchema.table) p
+                WHERE \(key) IN (SELECT lower("productId") FROM \(upserted))
+                """, doing: "read the changed products' words")
+        }
+        while true {
+            let rows = try blocking {
+                try await session.rows("FETCH 1000 FROM catalog_refold", doing: "read the changed products' words").map { row in
+                    let cells = row.makeRandomAccess()
+                    return (try cells[0].decode(String.self), try (1...3).map { try cells[$0].decode(String?.self) })
+                }
+            }
+            if rows.isEmpty { break }
+            let keys = rows.map(\.0)
+            let vectors = try rows.map { try PostgresSchema.tsvector($0.1.compactMap { $0 }.flatMap { try folder.words(in: $0) }) }
+            var update = PostgresStatement()
+            update.sql = """
+                UPDATE \(PostgresSchema.table) p SET \(PostgresSchema.wordsColumn) = v.words::tsvector
+                FROM unnest(\(update.bind(keys))::text[], \(update.bind(vectors))::text[]) AS v(key, words) WHERE \(key) = v.key
+                """
+            try blocking { [update] in try await session.execute(update, doing: "store the changed products' words") }
+        }
+        try blocking { try await session.execute("CLOSE catalog_refold", doing: "read the changed products' words") }
     }
 
     public func install() throws {
@@ -243,8 +316,9 @@ public final class PostgresCatalogSink: CatalogSink {
     }
 
     public func abandon() {
-        copy?.cancel()
-        copy = nil
+        copies.forEach { $0.cancel() }
+        copies = []
+        closeHelper()
         guard let session else { return }
         let mode = self.mode
         let inTransaction = self.inTransaction
@@ -258,8 +332,16 @@ public final class PostgresCatalogSink: CatalogSink {
     }
 
     public func release() {
+        closeHelper()
         guard let session else { return }
         self.session = nil
         try? blocking { await session.close() }
+    }
+
+    /// Closes the second connection, which stops a `COPY` or index build still running on it.
+    private func closeHelper() {
+        guard let helper else { return }
+        self.helper = nil
+        try? blocking { await helper.close() }
     }
 }

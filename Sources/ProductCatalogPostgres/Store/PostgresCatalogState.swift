@@ -1,8 +1,9 @@
 import PostgresNIO
+import ProductCatalog
 
-/// What the catalog's schema holds: a catalog this tool made, nothing yet, or a table of someone else's.
+/// What the catalog's schema holds: a catalog this tool made, one an earlier version made, nothing yet, or a table of someone else's.
 enum PostgresCatalogState {
-    case missing, catalog, otherTable
+    case missing, catalog, earlierLayout, otherTable
 
     /// Looks for the `products` table in the session's schema and its marker comment.
     static func read(_ session: PostgresSession) async throws -> PostgresCatalogState {
@@ -12,10 +13,26 @@ enum PostgresCatalogState {
             """, doing: "look for the catalog table")
         guard let row = rows.first else { return .missing }
         let comment = try row.makeRandomAccess()[0].decode(String.self)
-        return comment == PostgresSchema.marker ? .catalog : .otherTable
+        switch comment {
+        case PostgresSchema.marker: return .catalog
+        case PostgresSchema.earlierMarker: return .earlierLayout
+        default: return .otherTable
+        }
     }
 
-    /// The live table's columns by lowercased name, as the table spells them.
+    /// Throws unless the session's schema holds a catalog of this layout: what a search or an edit needs.
+    static func requireCatalog(_ session: PostgresSession, creating: Bool = false) async throws -> PostgresCatalogState {
+        let state = try await read(session)
+        let location = session.location.description
+        switch state {
+        case .catalog: return state
+        case .missing: if creating { return state } else { throw CatalogError.noCatalog(path: location) }
+        case .earlierLayout: throw PostgresCatalogError.earlierLayout(location: location)
+        case .otherTable: throw PostgresCatalogError.notACatalog(location: location, table: PostgresSchema.table)
+        }
+    }
+
+    /// The live table's product columns (not its words) by lowercased name, as the table spells them.
     static func columns(_ session: PostgresSession) async throws -> [String: String] {
         let rows = try await session.rows("""
             SELECT column_name FROM information_schema.columns
@@ -24,6 +41,7 @@ enum PostgresCatalogState {
         var names: [String: String] = [:]
         for row in rows {
             let name = try row.makeRandomAccess()[0].decode(String.self)
+            if name == PostgresSchema.wordsColumn { continue }
             if names[name.lowercased()] == nil { names[name.lowercased()] = name }
         }
         return names

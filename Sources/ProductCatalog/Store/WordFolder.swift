@@ -1,0 +1,32 @@
+/// The words of a text as the catalog's word index keeps them: cut at every character that is not
+/// a letter or digit, lower-cased and without accents (`Café Olé T-Shirt` is `cafe`, `ole`, `t`, `shirt`).
+///
+/// For a store that keeps its own word index, such as PostgreSQL's, so that it finds what a
+/// catalog file finds: the folding is the file's index tokenizer (FTS5 `unicode61
+/// remove_diacritics 2`), run on an in-memory SQLite connection of the folder's own. A folder
+/// belongs to one thread or task at a time.
+public final class WordFolder {
+    private let tokenizer: WordTokenizer
+
+    public init() throws {
+        tokenizer = try WordTokenizer(connection: Connection(path: ":memory:"))
+    }
+
+    /// The words of `text`, folded, in order, repeats included.
+    public func words(in text: String) throws -> [String] {
+        try tokenizer.tokens(text)
+    }
+
+    /// The words of `text` (UTF-8), each passed to `body` as bytes valid only during the call.
+    public func forEachWord(in text: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+        try tokenizer.forEachToken(in: text, body)
+    }
+
+    /// The folded words a search word stands for, each to be matched as the start of an indexed word.
+    ///
+    /// Usually one; none or several when the folding cuts the word differently than
+    /// ``WordQuery`` does.
+    public func prefixes(of word: String) throws -> [String] {
+        try tokenizer.tokens(word, asQueryPrefix: true)
+    }
+}
