@@ -172,6 +172,9 @@ public final class PostgresCatalogSink: CatalogSink {
         async let words: Void = buildWordIndex(helper, table: table)
         do {
             try await session.execute("SET maintenance_work_mem = '256MB'", doing: "set the memory for building indexes")
+            // Parallel workers for this index would take the core the word index is built on:
+            // 1M rows, both at once, 2.0 s with them and 1.1 s without on two cores.
+            try await session.execute("SET max_parallel_maintenance_workers = 0", doing: "build the productId index on one core")
             try await session.execute(
                 "CREATE UNIQUE INDEX \(PostgresSchema.keyIndex(table)) ON \(table) (\(PostgresSchema.key))", doing: "index the productIds")
             try await session.execute("ANALYZE \(table)", doing: "analyze the new table")
