@@ -4,20 +4,25 @@
 #
 #     Benchmarks/postgres.sh CATALOG FILE.csv [RUNS]
 #
-# CATALOG is a `catalog` executable (a release build). Run as root: the script makes a cluster in
-# a fresh temporary folder with initdb and pg_ctl (as the postgres user, Unix socket only, port
-# $PG_BENCH_PORT or 5544, default durability settings), creates database `bench`, and stops and
-# deletes the cluster on exit. For each run, each tool in turn (the first one rotating from run to
-# run), on an empty database after a CHECKPOINT:
-#   - `catalog import FILE --db postgres:///bench?... --quiet`, the whole command: COPY into a new
-#     table, a unique index on lower("productId"), a GIN full-text index, the swap;
+# CATALOG is a `catalog` executable (a release build). With PG_BENCH_BEFORE=OTHER_CATALOG (an
+# earlier build, say the previous commit's), that one runs too, in turn with the others, into a
+# schema of its own: before and after a change, side by side in one run.
+#
+# Run as root: the script makes a cluster in a fresh temporary folder with initdb and pg_ctl (as
+# the postgres user, Unix socket only, port $PG_BENCH_PORT or 5544, default durability settings),
+# creates database `bench`, and stops and deletes the cluster on exit. For each run, each tool in
+# turn (the first one rotating from run to run), on an empty database after a CHECKPOINT:
+#   - `catalog import FILE --db postgres:///bench?... --quiet`, the whole command: COPY of the rows
+#     and their folded words into a new table, a unique index on lower("productId"), a GIN index
+#     on the words, the swap;
 #   - psql: `\copy` into a plain table of six text columns, then `CREATE UNIQUE INDEX` on
-#     "productId" (the \copy alone and the two together);
+#     "productId" (the \copy alone and the two together), then the word index the catalog also
+#     builds, a GIN index on to_tsvector('simple', title) (all three: "\copy + both indexes");
 #   - pgloader, the same plain table and index (left out, saying why, when it is not on PATH or
 #     fails).
 # Prints the machine, the file's rows, every run's times and row counts, then the median seconds
-# of each and its ratio to \copy + index. Exits 1 if the catalog's products and the \copy's rows
-# differ in number.
+# of each and its ratio to \copy + index, and the catalog's ratio to \copy + both indexes (and to
+# the earlier build). Exits 1 if the catalog's products and the \copy's rows differ in number.
 set -euo pipefail
 catalog=$1 file=$2 runs=${3:-3}
 port=${PG_BENCH_PORT:-5544}
@@ -47,6 +52,7 @@ db=postgres sql -c 'CREATE DATABASE bench'
 
 plain='CREATE TABLE plain ("productId" text, title text, "listPrice" text, "salesPrice" text, color text, size text)'
 index='CREATE UNIQUE INDEX ON plain ("productId")'
+words='CREATE INDEX ON plain USING gin (to_tsvector('"'simple'"', coalesce(title, '"''"')))'
 reset() {
     sql -c 'SET client_min_messages = warning' \
         -c 'DROP TABLE IF EXISTS products, products_importing, catalog_edits, catalog_favorites, plain' -c 'CHECKPOINT'
@@ -94,6 +100,19 @@ run_catalog() {
     catalog_rows=$(count products)
     line+=" catalog import $(printf %.2f "$(echo "$end - $start" | bc)") s ($catalog_rows products);"
 }
+run_before() {
+    [[ -n "${PG_BENCH_BEFORE:-}" ]] || return 0
+    sql -c 'DROP SCHEMA IF EXISTS before CASCADE' -c 'CHECKPOINT' >/dev/null 2>&1
+    local start end
+    start=$(now)
+    if ! "$PG_BENCH_BEFORE" import "$file" --db "$url&schema=before" --quiet >/dev/null 2>"$scratch/before.err"; then
+        echo "the earlier catalog import failed:" >&2; cat "$scratch/before.err" >&2; exit 1
+    fi
+    end=$(now)
+    record "earlier catalog import" "$(echo "$end - $start" | bc)"
+    line+=" earlier catalog import $(printf %.2f "$(echo "$end - $start" | bc)") s;"
+    sql -c 'DROP SCHEMA before CASCADE' >/dev/null 2>&1
+}
 run_copy() {
     reset
     local start middle end
@@ -102,10 +121,14 @@ run_copy() {
     middle=$(now)
     sql -c "$index"
     end=$(now)
+    sql -c 'SET maintenance_work_mem = '"'256MB'" -c "$words"
+    last=$(now)
     record "\\copy" "$(echo "$middle - $start" | bc)"
     record "\\copy + index" "$(echo "$end - $start" | bc)"
+    record "\\copy + both indexes" "$(echo "$last - $start" | bc)"
     copy_rows=$(count plain)
-    line+=" \\copy $(printf %.2f "$(echo "$middle - $start" | bc)") s + index $(printf %.2f "$(echo "$end - $middle" | bc)") s ($copy_rows rows);"
+    line+=" \\copy $(printf %.2f "$(echo "$middle - $start" | bc)") s + index $(printf %.2f "$(echo "$end - $middle" | bc)") s"
+    line+=" + word index $(printf %.2f "$(echo "$last - $end" | bc)") s ($copy_rows rows);"
 }
 run_pgloader() {
     [[ -n "$loader" ]] || return 0
@@ -126,10 +149,10 @@ run_pgloader() {
     line+=" pgloader $(printf %.2f "$(echo "$middle - $start" | bc)") s + index $(printf %.2f "$(echo "$end - $middle" | bc)") s ($(count plain) rows);"
 }
 
-tools=(run_catalog run_copy run_pgloader)
+tools=(run_catalog run_copy run_pgloader run_before)
 for run in $(seq "$runs"); do
     line="run $run:"
-    for i in 0 1 2; do "${tools[$(( (i + run - 1) % 3 ))]}"; done
+    for i in "${!tools[@]}"; do "${tools[$(( (i + run - 1) % ${#tools[@]} ))]}"; done
     echo "$line"
     if [[ "$catalog_rows" != "$copy_rows" ]]; then
         echo "  MISMATCH: catalog products $catalog_rows, \\copy rows $copy_rows"
@@ -143,13 +166,16 @@ base=$(median "${times[\\copy + index]}")
 echo
 echo "| $(( $(wc -l <"$file") - 1 )) rows, $runs runs | median s | × \\copy + index |"
 echo "|---|---:|---:|"
-for key in "catalog import" "\\copy" "\\copy + index" "pgloader" "pgloader + index"; do
+for key in "catalog import" "earlier catalog import" "\\copy" "\\copy + index" "\\copy + both indexes" "pgloader" "pgloader + index"; do
     [[ -n "${times[$key]:-}" ]] || continue
     m=$(median "${times[$key]}")
     printf '| %s | %.2f | %.2f |\n' "$key" "$m" "$(echo "$m / $base" | bc -l)"
 done
 echo
 printf 'catalog import ÷ (\\copy + index): %.2f\n' "$(echo "$(median "${times[catalog import]}") / $base" | bc -l)"
+printf 'catalog import ÷ (\\copy + both indexes): %.2f\n' "$(echo "$(median "${times[catalog import]}") / $(median "${times[\\copy + both indexes]}")" | bc -l)"
+[[ -z "${times[earlier catalog import]:-}" ]] ||
+    printf 'catalog import ÷ earlier catalog import: %.2f\n' "$(echo "$(median "${times[catalog import]}") / $(median "${times[earlier catalog import]}")" | bc -l)"
 echo "row counts (last run): catalog products $catalog_rows, \\copy $copy_rows: $([[ $mismatch == 0 ]] && echo equal in every run || echo DIFFERENT)"
 [[ -n "$loader" ]] || echo "$loader_note"
 exit "$mismatch"
