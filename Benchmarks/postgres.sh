@@ -88,29 +88,28 @@ declare -A times
 record() { times[$1]="${times[$1]:-} $2"; }
 mismatch=0
 
-run_catalog() {
-    reset
-    local start end
+# Times `BINARY import FILE --db TARGET` as NAME; stops the script, saying why, if it fails.
+timed_import() {
+    local name=$1 binary=$2 target=$3 start end
     start=$(now)
-    if ! "$catalog" import "$file" --db "$url" --quiet >/dev/null 2>"$scratch/catalog.err"; then
-        echo "catalog import failed:" >&2; cat "$scratch/catalog.err" >&2; exit 1
+    if ! "$binary" import "$file" --db "$target" --quiet >/dev/null 2>"$scratch/import.err"; then
+        echo "$name failed:" >&2; cat "$scratch/import.err" >&2; exit 1
     fi
     end=$(now)
-    record "catalog import" "$(echo "$end - $start" | bc)"
+    record "$name" "$(echo "$end - $start" | bc)"
+    line+=" $name $(printf %.2f "$(echo "$end - $start" | bc)") s"
+}
+run_catalog() {
+    reset
+    timed_import "catalog import" "$catalog" "$url"
     catalog_rows=$(count products)
-    line+=" catalog import $(printf %.2f "$(echo "$end - $start" | bc)") s ($catalog_rows products);"
+    line+=" ($catalog_rows products);"
 }
 run_before() {
     [[ -n "${PG_BENCH_BEFORE:-}" ]] || return 0
     sql -c 'DROP SCHEMA IF EXISTS before CASCADE' -c 'CHECKPOINT' >/dev/null 2>&1
-    local start end
-    start=$(now)
-    if ! "$PG_BENCH_BEFORE" import "$file" --db "$url&schema=before" --quiet >/dev/null 2>"$scratch/before.err"; then
-        echo "the earlier catalog import failed:" >&2; cat "$scratch/before.err" >&2; exit 1
-    fi
-    end=$(now)
-    record "earlier catalog import" "$(echo "$end - $start" | bc)"
-    line+=" earlier catalog import $(printf %.2f "$(echo "$end - $start" | bc)") s;"
+    timed_import "earlier catalog import" "$PG_BENCH_BEFORE" "$url&schema=before"
+    line+=";"
     sql -c 'DROP SCHEMA before CASCADE' >/dev/null 2>&1
 }
 run_copy() {

@@ -158,8 +158,7 @@ import Testing
         let folder = try TemporaryFolder()
         let file = try folder.write("feed.csv", "productId\nA\n")
         try await PostgresTestServer.withCatalog { location in
-            try await PostgresTestServer.execute("CREATE SCHEMA \(PostgresSchema.quote(location.schema))", at: location)
-            try await PostgresTestServer.execute("CREATE TABLE products (sku text, stock int)", at: location)
+            try await PostgresTestServer.createTable("products (sku text, stock int)", at: location)
             await #expect(throws: PostgresCatalogError.self) { try await importCSV(file, into: location) }
             #expect(try await PostgresTestServer.integer("SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'products'", at: location) == 2)
         }

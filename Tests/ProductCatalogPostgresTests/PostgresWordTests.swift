@@ -67,9 +67,8 @@ import Testing
         let folder = try TemporaryFolder()
         let file = try folder.write("feed.csv", "productId,title\nA,Blue Mug\n")
         try await PostgresTestServer.withCatalog { location in
-            try await PostgresTestServer.execute("CREATE SCHEMA \(PostgresSchema.quote(location.schema))", at: location)
-            try await PostgresTestServer.execute("CREATE TABLE products (\"productId\" text COLLATE \"C\" NOT NULL, title text)", at: location)
-            try await PostgresTestServer.execute("COMMENT ON TABLE products IS \(PostgresSchema.literal(PostgresSchema.earlierMarker))", at: location)
+            try await PostgresTestServer.createTable(
+                "products (\"productId\" text COLLATE \"C\" NOT NULL, title text)", comment: PostgresSchema.earlierMarker, at: location)
             let error = await #expect(throws: PostgresCatalogError.self) { try await PostgresProductSearch.open(location) }
             #expect(error?.description.contains("Import the feed again") == true)
             var upsert = ImportOptions()

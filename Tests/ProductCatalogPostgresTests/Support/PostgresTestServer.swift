@@ -35,6 +35,16 @@ enum PostgresTestServer {
         try await session.execute(sql, doing: "run a test statement")
     }
 
+    /// Creates the location's schema and in it the table `definition` describes (`products (sku text)`), with `comment` if any.
+    static func createTable(_ definition: String, comment: String? = nil, at location: PostgresLocation) async throws {
+        try await execute("CREATE SCHEMA \(PostgresSchema.quote(location.schema))", at: location)
+        try await execute("CREATE TABLE \(definition)", at: location)
+        if let comment {
+            let table = definition.prefix { $0 != " " && $0 != "(" }
+            try await execute("COMMENT ON TABLE \(table) IS \(PostgresSchema.literal(comment))", at: location)
+        }
+    }
+
     /// The first column of the first row of `sql`, as an integer.
     static func integer(_ sql: String, at location: PostgresLocation) async throws -> Int? {
         let session = try await PostgresSession.open(location)
