@@ -13,8 +13,9 @@ import Synchronization
 /// with a word starting with each of its words in their title, brand or type, both in productId
 /// order; each page is one range of the index on the folded productId, or one match of the word
 /// index, never an OFFSET. Words are folded as in a catalog file (``WordFolder``): case and
-/// accents are ignored, and a query finds what it finds there. Each statement reads the table as it is then, so an import's swap shows at
-/// the next page. Statements on one search run one after another; open one per concurrent reader.
+/// accents are ignored, and a query finds what it finds there. Each statement reads the table as
+/// it is then, so an import's swap shows at the next page. Statements on one search run one after
+/// another; open one per concurrent reader.
 public final class PostgresProductSearch: Sendable {
     let session: PostgresSession
     private let folder: Mutex<WordFolder>
@@ -188,12 +189,13 @@ public final class PostgresProductSearch: Sendable {
         return sql
     }
 
-    /// The `tsquery` for rows with a word starting with each word of `query`, folded; nil when it has no words.
+    /// The `tsquery` for rows with a word starting with each word of `query`, folded; nil when it
+    /// has no words, or a word longer than any the index holds.
     func wordMatch(_ query: String) throws -> String? {
         let prefixes = try folder.withLock { folder in
             try WordQuery(query).words.flatMap { try folder.prefixes(of: $0) }.filter { !$0.isEmpty }
         }
-        guard !prefixes.isEmpty else { return nil }
+        guard !prefixes.isEmpty, prefixes.allSatisfy({ $0.utf8.count <= PostgresSchema.longestWord }) else { return nil }
         return prefixes.map { PostgresSchema.lexeme($0) + ":*" }.joined(separator: " & ")
     }
 
