@@ -43,7 +43,7 @@ trap stop EXIT
 runuser -u postgres -- initdb -D "$scratch/data" -A trust -U postgres >"$scratch/initdb.log" 2>&1 \
     || { cat "$scratch/initdb.log" >&2; exit 1; }
 runuser -u postgres -- pg_ctl -D "$scratch/data" -l "$scratch/data/server.log" \
-    -o "-k $scratch -p $port -c listen_addresses=''" -w start >/dev/null \
+    -o "-k $scratch -p $port -c listen_addresses='' -c log_min_duration_statement=200" -w start >/dev/null \
     || { cat "$scratch/data/server.log" >&2; exit 1; }
 export PGUSER=postgres
 url="postgres:///bench?host=$scratch&port=$port"
@@ -89,15 +89,25 @@ record() { times[$1]="${times[$1]:-} $2"; }
 mismatch=0
 
 # Times `BINARY import FILE --db TARGET` as NAME; stops the script, saying why, if it fails.
+# Adds to the run's line the import's own CPU time and, from the server's log, each statement of
+# it that took over 0.2 s (an ANALYZE's time includes its wait for the word index to finish).
 timed_import() {
-    local name=$1 binary=$2 target=$3 start end
+    local name=$1 binary=$2 target=$3 start end logged
+    logged=$(wc -l <"$scratch/data/server.log")
     start=$(now)
-    if ! "$binary" import "$file" --db "$target" --quiet >/dev/null 2>"$scratch/import.err"; then
+    if ! /usr/bin/time -f '%U %S' -o "$scratch/cpu" "$binary" import "$file" --db "$target" --quiet >/dev/null 2>"$scratch/import.err"; then
         echo "$name failed:" >&2; cat "$scratch/import.err" >&2; exit 1
     fi
     end=$(now)
     record "$name" "$(echo "$end - $start" | bc)"
-    line+=" $name $(printf %.2f "$(echo "$end - $start" | bc)") s"
+    line+=" $name $(printf %.2f "$(echo "$end - $start" | bc)") s [its CPU $(awk '{printf "%.2f", $1 + $2}' "$scratch/cpu") s; server:"
+    line+=$(tail -n +"$((logged + 1))" "$scratch/data/server.log" | awk '
+        /duration: .* ms/ {
+            match($0, /duration: [0-9.]+/); ms = substr($0, RSTART + 10, RLENGTH - 10)
+            what = /COPY/ ? "COPY" : /CREATE UNIQUE INDEX/ ? "key index" : /USING gin/ ? "word index" : /ANALYZE/ ? "ANALYZE" : "other"
+            printf " %s %.2f s,", what, ms / 1000
+        }')
+    line="${line%,}]"
 }
 run_catalog() {
     reset
