@@ -8,6 +8,9 @@
 public final class WordFolder {
     private let tokenizer: WordTokenizer
 
+    /// The product fields whose words a catalog's word index holds: title, brand and type.
+    public static let indexedFields: [ProductField] = WordIndex.columns
+
     public init() throws {
         tokenizer = try WordTokenizer(connection: Connection(path: ":memory:"))
     }

@@ -17,7 +17,7 @@ struct CopyTextEncoder {
 
     /// An encoder for rows of `columns`, in this order.
     init(columns: [CheckedColumn]) throws {
-        let wordFields = Set([ProductField.title, .brand, .productType].map { $0.columnName.lowercased() })
+        let wordFields = Set(WordFolder.indexedFields.map { $0.columnName.lowercased() })
         wordSlots = columns.indices.filter { wordFields.contains(columns[$0].name.lowercased()) }
         folder = try WordFolder()
     }

@@ -224,7 +224,7 @@ public final class PostgresCatalogSink: CatalogSink {
     }
 
     /// The product fields whose words the word index holds.
-    private static let wordFields = Set([ProductField.title, .brand, .productType].map { $0.columnName.lowercased() })
+    private static let wordFields = Set(WordFolder.indexedFields.map { $0.columnName.lowercased() })
 
     private enum WordColumns { case none, some, all }
 
