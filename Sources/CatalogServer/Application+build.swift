@@ -61,6 +61,7 @@ public func buildRouter(
     router.add(middleware: HeadMiddleware())
     router.add(middleware: JSONErrorMiddleware())
     router.add(middleware: SameOriginGuard(allowedHosts: allowedHosts))
+    router.add(middleware: EditGate(imports: imports))
     router.addRoutes(PageController().endpoints)
     router.addRoutes(ProductsController(store: store).endpoints, atPath: "/api/products")
     let images = ImagesController<BasicRequestContext>(store: store)

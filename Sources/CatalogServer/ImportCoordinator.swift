@@ -5,7 +5,9 @@ import ProductCatalogPostgres
 /// Runs the server's imports, one at a time, and tells listeners how each one goes.
 ///
 /// An upload reserves the slot before its first byte is read, so a second upload is refused
-/// (409) while the first one is still arriving or importing. The CSV goes to a file in the work
+/// (409) while the first one is still arriving or importing. From the same moment a replacing
+/// import refuses edits (``replacingImport()``, see ``EditGate``): its swap would discard them,
+/// however long its file takes to arrive. The CSV goes to a file in the work
 /// folder and ``CatalogImporter`` builds the new catalog beside the live one; searches keep
 /// reading the old file until the swap (see ``CatalogStore``). Each import's events are numbered;
 /// a listener that joins late gets the newest snapshot first, then everything after it.
@@ -21,6 +23,8 @@ public actor ImportCoordinator {
     private var nextId = 1
     private var records: [Int: ImportRecord] = [:]
     private var activeId: Int?
+    /// The mode of the import in the slot.
+    private var activeMode: ImportMode?
     private var listeners: [Int: [Int: AsyncStream<ImportRecord.NumberedEvent>.Continuation]] = [:]
     private var nextListener = 0
     /// How many finished imports are remembered.
@@ -45,8 +49,8 @@ public actor ImportCoordinator {
         workDirectory + "/import-\(id).rejects.csv"
     }
 
-    /// Takes the import slot for a new upload and returns its id; 409 while another import is under way.
-    func reserve() throws -> Int {
+    /// Takes the import slot for a new upload in `mode` and returns its id; 409 while another import is under way.
+    func reserve(mode: ImportMode = .replace) throws -> Int {
         if let activeId {
             let doing = records[activeId]?.status == .uploading ? "is still uploading" : "is still running"
             throw APIError(.conflict, "Import \(activeId) \(doing); wait until it ends (follow /api/imports/\(activeId)/events), then upload again.")
@@ -55,14 +59,23 @@ public actor ImportCoordinator {
         nextId += 1
         records[id] = ImportRecord(id: id)
         activeId = id
+        activeMode = mode
         forgetOldImports()
         return id
+    }
+
+    /// The replacing import that holds the slot, uploading or running, if any: edits made now would
+    /// be discarded by its swap. (An upsert keeps the edits made while its file uploads: it starts
+    /// from the catalog as it is when the upload ends, and the import lock refuses edits after that.)
+    func replacingImport() -> (id: Int, status: ImportRecord.Status)? {
+        guard let activeId, activeMode == .replace, let record = records[activeId] else { return nil }
+        return (activeId, record.status)
     }
 
     /// Gives the slot back after an upload that failed or was refused.
     func abandonUpload(_ id: Int) {
         records[id] = nil
-        if activeId == id { activeId = nil }
+        release(id)
         try? FileManager.default.removeItem(atPath: uploadPath(for: id))
     }
 
@@ -130,7 +143,7 @@ public actor ImportCoordinator {
             final = .failed(message(for: error, id: id))
         }
         try? FileManager.default.removeItem(atPath: uploadPath(for: id))
-        if activeId == id { activeId = nil }
+        release(id)
         publish(final, for: id)
     }
 
@@ -142,6 +155,13 @@ public actor ImportCoordinator {
             .replacingOccurrences(of: rejectsPath(for: id), with: "the rejects file")
             .replacingOccurrences(of: workDirectory + "/", with: "")
             .replacingOccurrences(of: databasePath, with: (databasePath as NSString).lastPathComponent)
+    }
+
+    /// Frees the slot import `id` held.
+    private func release(_ id: Int) {
+        guard activeId == id else { return }
+        activeId = nil
+        activeMode = nil
     }
 
     private func publish(_ event: ImportEvent, for id: Int) {

@@ -35,7 +35,7 @@ struct ImportsController<Context: RequestContext> {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > maxUploadBytes {
             throw UploadFile.tooLarge(limit: maxUploadBytes)
         }
-        let id = try await imports.reserve()
+        let id = try await imports.reserve(mode: mode)
         do {
             let size = try await UploadFile.write(
                 request.body, to: imports.uploadPath(for: id), limit: maxUploadBytes, stallTimeout: uploadStallTimeout)

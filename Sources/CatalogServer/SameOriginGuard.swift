@@ -58,7 +58,7 @@ struct SameOriginGuard<Context: RequestContext>: RouterMiddleware {
         APIError(.forbidden, "Changes are accepted only from this server's own page; the request came from another site.")
     }
 
-    private static func changesState(_ method: HTTPRequest.Method) -> Bool {
+    static func changesState(_ method: HTTPRequest.Method) -> Bool {
         method != .get && method != .head && method != .options
     }
 
