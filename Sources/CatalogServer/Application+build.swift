@@ -34,14 +34,15 @@ public func buildApplication(_ configuration: ServerConfiguration) throws -> som
     logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .notice
     let host = configuration.host
     let onListening = configuration.onListening
+    let connections = ConnectionRegistry(limit: configuration.maxConnections, headTimeout: configuration.headTimeout)
     return Application(
         router: router,
         server: .http1(configuration: .init(
-            additionalChannelHandlers: [HeaderOverflowHandler()],
+            additionalChannelHandlers: [HeaderOverflowHandler(), ConnectionGuard(registry: connections)],
             idleTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds))),
         configuration: .init(
             address: .hostname(host, port: configuration.port), serverName: "catalog",
-            availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
+            availableConnectionsDelegate: MaximumAvailableConnections(connections.limit)),
         services: temporary.map { [$0] } ?? [],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port

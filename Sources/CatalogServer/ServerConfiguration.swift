@@ -15,12 +15,17 @@ public struct ServerConfiguration: Sendable {
     public var workDirectory: String?
     /// How often an import reports progress.
     public var progressInterval: Duration
-    /// How long a connection may sit idle between requests before it is closed.
+    /// How long a connection may take to send a complete request head, after connecting or after
+    /// its previous answer, before it is closed (see ``ConnectionGuard``).
+    public var headTimeout: Duration = .seconds(10)
+    /// How long a connection may send nothing in the middle of a request body before it is closed.
     public var idleTimeout: Duration = .seconds(60)
     /// How long an upload may send nothing before it is dropped with 408.
     public var uploadStallTimeout: Duration = .seconds(30)
-    /// Connections served at once; more wait to be accepted, so the server never runs out of file descriptors.
-    public var maxConnections = 256
+    /// Connections served at once; more wait to be accepted, so the server never runs out of file
+    /// descriptors. Past three quarters of it, each new connection closes the one that has waited
+    /// longest on its client (see ``ConnectionGuard``).
+    public var maxConnections = 1_024
     /// Called with the page's address once the server listens.
     public var onListening: (@Sendable (_ url: String) -> Void)?
 

@@ -55,11 +55,14 @@ extension Catalog {
             }
             let db = database.db
             let shown = name
-            let app = try buildApplication(ServerConfiguration(
+            var configuration = ServerConfiguration(
                 databasePath: db, host: host, port: port, maxUploadBytes: maxUploadBytes,
                 onListening: { url in
                     Terminal.standardOutput.write("Serving \(shown) at \(url) (press Ctrl-C to stop)\n")
-                }))
+                })
+            // Each connection is a file descriptor; keep room for the catalog, uploads and pictures.
+            configuration.maxConnections = max(16, min(configuration.maxConnections, OpenFileLimit.raise() - 128))
+            let app = try buildApplication(configuration)
             try await app.runService()
         }
     }
