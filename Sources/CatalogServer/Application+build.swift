@@ -64,7 +64,9 @@ public func buildRouter(
     router.add(middleware: SameOriginGuard(allowedHosts: allowedHosts))
     router.add(middleware: EditGate(imports: imports))
     router.addRoutes(PageController().endpoints)
-    router.addRoutes(ProductsController(store: store).endpoints, atPath: "/api/products")
+    // Four of the largest JSON bodies at a time: decoding one takes up to 15 times its size.
+    let bodies = BodyBudget(capacity: 4 * ProductRequestBody.maxBytes)
+    router.addRoutes(ProductsController(store: store, bodies: bodies).endpoints, atPath: "/api/products")
     let images = ImagesController<BasicRequestContext>(store: store)
     router.addRoutes(images.uploads, atPath: "/api/products")
     router.addRoutes(images.files, atPath: "/images")

@@ -8,6 +8,17 @@ import ProductCatalog
 /// extra column. Values are strings or null: a price is sent as text (`"19.99"`) so that it stays
 /// exact. A field of another type is answered with 422 and a message for that field.
 enum ProductRequestBody {
+    /// The largest body accepted (413 past it): Hummingbird's default `maxUploadSize`, 2 MiB.
+    static let maxBytes = 2 << 20
+
+    /// The most keys a body may have: the product fields and as many extra columns as a SQLite table can hold.
+    static let maxKeys = ProductField.allCases.count + 2_000
+
+    /// The bytes the body of `request` will take: its `Content-Length`, or the most a body may be.
+    static func size(of request: Request, context: some RequestContext) -> Int {
+        request.headers[.contentLength].flatMap { Int($0) }.map { min($0, context.maxUploadSize) } ?? context.maxUploadSize
+    }
+
     static func draft(from request: Request, context: some RequestContext) async throws -> ProductDraft {
         try ContentType.requireJSON(request)
         var request = request
@@ -17,6 +28,11 @@ enum ProductRequestBody {
             object = try JSONDecoder().decode([String: Value].self, from: Data(buffer.readableBytesView))
         } catch {
             throw APIError(.badRequest, "The body is not a JSON object; send one such as {\"productId\":\"AB-1\",\"title\":\"Mug\",\"listPrice\":\"12.50\"}.")
+        }
+        // More keys than a catalog can have columns cannot all be fields; refusing them here keeps
+        // the work (and the error's size) bounded whatever the body holds.
+        guard object.count <= maxKeys else {
+            throw APIError(.unprocessableContent, "The body has \(object.count) keys; a product has at most \(maxKeys): its fields and the catalog's extra columns.")
         }
         var draft = ProductDraft()
         var wrongTypes: [String: String] = [:]

@@ -4,6 +4,8 @@ import ProductCatalog
 /// `/api/products`: search a page at a time, read one product, add, edit and delete.
 struct ProductsController<Context: RequestContext> {
     let store: any CatalogStoring
+    /// Shared by every add and edit: the JSON bodies in hand at once.
+    let bodies: BodyBudget
 
     /// The largest page a client may ask for.
     static var maxLimit: Int { 100 }
@@ -72,26 +74,30 @@ struct ProductsController<Context: RequestContext> {
 
     /// `POST`: adds the product in the body; 201 with the stored product, 422 per field, 409 when the productId is taken.
     @Sendable func add(request: Request, context: Context) async throws -> Response {
-        let draft = try await ProductRequestBody.draft(from: request, context: context)
-        let product = try validated(draft)
-        let stored = try await store.add(product)
-        return JSONResponse.response(stored.jsonValue, status: .created, headers: [.location: ProductIdPath.url(of: stored.productId)])
+        try await bodies.withBudget(bytes: ProductRequestBody.size(of: request, context: context)) {
+            let draft = try await ProductRequestBody.draft(from: request, context: context)
+            let product = try validated(draft)
+            let stored = try await store.add(product)
+            return JSONResponse.response(stored.jsonValue, status: .created, headers: [.location: ProductIdPath.url(of: stored.productId)])
+        }
     }
 
     /// `PUT /{productId}`: replaces the product's fields (and its productId, when the body gives a new one).
     @Sendable func edit(request: Request, context: Context) async throws -> Response {
         let productId = try ProductIdPath.decode(from: context)
-        var draft = try await ProductRequestBody.draft(from: request, context: context)
-        if draft.values[.productId] == nil {
-            // Keep the id exactly as stored, whatever case the path used.
-            guard let current = try await store.product(id: productId) else {
-                throw APIError(.notFound, "No product has productId \"\(productId)\".")
+        return try await bodies.withBudget(bytes: ProductRequestBody.size(of: request, context: context)) {
+            var draft = try await ProductRequestBody.draft(from: request, context: context)
+            if draft.values[.productId] == nil {
+                // Keep the id exactly as stored, whatever case the path used.
+                guard let current = try await store.product(id: productId) else {
+                    throw APIError(.notFound, "No product has productId \"\(productId)\".")
+                }
+                draft[.productId] = current.productId
             }
-            draft[.productId] = current.productId
+            let product = try validated(draft)
+            let stored = try await store.replace(productId: productId, with: product)
+            return JSONResponse.response(stored.jsonValue)
         }
-        let product = try validated(draft)
-        let stored = try await store.replace(productId: productId, with: product)
-        return JSONResponse.response(stored.jsonValue)
     }
 
     /// `DELETE /{productId}`: 204, or 404 when there is no such product.

@@ -194,11 +194,11 @@ public final class CatalogEditor {
         let byName = Dictionary(extraColumns.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         var unknown: [String: String] = [:]
         var assignments: [ExtraAssignment] = []
+        let known = extraColumns.isEmpty ? "it has no extra columns" : "its extra columns are " + extraColumns.joined(separator: ", ")
         for extra in product.extras {
             if let column = byName[extra.name.lowercased()] {
                 assignments.append(ExtraAssignment(column: column, value: extra.value))
             } else {
-                let known = extraColumns.isEmpty ? "it has no extra columns" : "its extra columns are " + extraColumns.joined(separator: ", ")
                 unknown[extra.name] = "The catalog has no column \"\(extra.name)\" (\(known)); import a file with that column to add it."
             }
         }
