@@ -83,4 +83,22 @@ struct PostgresCommandTests {
         #expect(try await Self.products(in: db) == 120_000)
         try await Self.drop(db)
     }
+
+    /// An upsert killed while its `INSERT … ON CONFLICT` runs on the server: the server ends that
+    /// statement when it finds the client gone, so the next import gets the lock without waiting it out.
+    @Test func aKilledUpsertLetsTheNextImportIn() async throws {
+        let catalog = try CommandRunner()
+        let db = try Self.freshCatalog()
+        #expect(try catalog.run(["generate", "--rows", "120000", "--seed", "6", "--output", "old.csv"]).status == 0)
+        #expect(try catalog.run(["generate", "--rows", "120000", "--seed", "5", "--output", "new.csv"]).status == 0)
+        #expect(try catalog.run(["import", "old.csv", "--db", db]).status == 0)
+
+        let (process, killed) = try InterruptedImportTests.runAndKill(
+            ["import", "new.csv", "--db", db, "--mode", "upsert", "--json"], in: catalog.directory,
+            at: InterruptedImportTests.Moment(phase: "finishing", count: 1))
+        if killed { #expect(process.terminationReason == .uncaughtSignal) }
+        let again = try catalog.run(["import", "old.csv", "--db", db, "--mode", "upsert"])
+        #expect(again.status == 0, "\(again.standardError)")
+        try await Self.drop(db)
+    }
 }

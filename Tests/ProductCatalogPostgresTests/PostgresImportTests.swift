@@ -175,3 +175,16 @@ import Testing
         }
     }
 }
+
+@Suite(PostgresTestServer.required) struct PostgresSessionTests {
+    /// The server checks every second that a session's client is still there, so a killed import's
+    /// statement stops, and its lock goes, when the client dies rather than when the statement ends.
+    @Test func everySessionAsksTheServerToNoticeADeadClient() async throws {
+        try await PostgresTestServer.withCatalog { location in
+            let session = try await PostgresSession.open(location)
+            let interval = try await session.scalar(.init(unsafeSQL: "SHOW client_connection_check_interval"), as: String.self, doing: "read the setting")
+            await session.close()
+            #expect(interval == "1s")
+        }
+    }
+}

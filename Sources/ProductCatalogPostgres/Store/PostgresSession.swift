@@ -39,11 +39,25 @@ final class PostgresSession: Sendable {
         let session = PostgresSession(location: location, connection: connection)
         do {
             try await session.execute("SET search_path TO \(PostgresSchema.quote(location.schema))", doing: "choose the schema")
+            try await session.checkClientConnection()
         } catch {
             await session.close()
             throw error
         }
         return session
+    }
+
+    /// Asks the server to check every second, during a long statement, that this client is still
+    /// there, and to end the statement when it is not: a killed import's last statement (an upsert's
+    /// `INSERT … ON CONFLICT` may run for seconds) then stops at once and gives up the import lock,
+    /// instead of holding it until it completes. PostgreSQL 14 and later; earlier servers lack the
+    /// setting and keep running such a statement to its end.
+    private func checkClientConnection() async throws {
+        do {
+            try await execute("SET client_connection_check_interval = '1s'", doing: "set the client check")
+        } catch let error as PostgresCatalogError where error.sqlState == "42704" {
+            // undefined_object: a server before PostgreSQL 14.
+        }
     }
 
     private static func makeConfiguration(_ location: PostgresLocation) throws -> PostgresConnection.Configuration {
