@@ -68,6 +68,7 @@ extension Catalog {
             options.sortMemory = sortMemory << 20
             options.allowEmpty = allowEmpty
 
+            FIFONotice.announce(file)
             let input = InputSource(argument: file, httpOptions: HTTPByteSource.Options(timeout: .milliseconds(Int64((timeout * 1000).rounded()))))
             let importer = CatalogImporter(options: options)
             let job = if let location = try database.postgresLocation() {
@@ -84,14 +85,14 @@ extension Catalog {
                 let summary = try await job.summary
                 report(summary)
             } catch {
-                if json { Terminal.standardOutput.write(ImportEvent.failed(String(describing: error)).jsonValue.serialized + "\n") }
+                if json { Terminal.standardOutput.writeExactly(ImportEvent.failed(String(describing: error)).jsonValue.serialized + "\n") }
                 throw error
             }
         }
 
         private func report(_ summary: ImportSummary) {
             if json {
-                Terminal.standardOutput.write(ImportEvent.finished(summary).jsonValue.serialized + "\n")
+                Terminal.standardOutput.writeExactly(ImportEvent.finished(summary).jsonValue.serialized + "\n")
                 return
             }
             let rate = summary.elapsed.seconds > 0 ? Int(Double(summary.rowsRead) / summary.elapsed.seconds) : 0

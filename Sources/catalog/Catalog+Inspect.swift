@@ -30,10 +30,11 @@ extension Catalog {
 
         func run() async throws {
             let options = try reading.options(databasePath: "catalog.sqlite")
+            FIFONotice.announce(file)
             let source = try InputSource(argument: file).open()
             let preview = try CatalogImporter(options: options).preview(source: source, rows: rows)
             if json {
-                Terminal.standardOutput.write(preview.jsonValue.serialized + "\n")
+                Terminal.standardOutput.writeExactly(preview.jsonValue.serialized + "\n")
                 return
             }
             var text = "\(file): \(preview.format.displayName)"

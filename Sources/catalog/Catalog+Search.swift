@@ -78,7 +78,7 @@ extension Catalog {
                     members.append(.init("facets", counts.jsonValue))
                     value = .object(members)
                 }
-                Terminal.standardOutput.write(value.serialized + "\n")
+                Terminal.standardOutput.writeExactly(value.serialized + "\n")
             } else {
                 Terminal.standardOutput.write(ProductTable(products: page.products).render())
                 if let next = page.nextCursor {

@@ -29,6 +29,11 @@ struct Catalog: AsyncParsableCommand {
                 Terminal.standardError.write(fullMessage(for: error) + "\n")
                 exit(withError: ExitCode(2))
             }
+            if code != .success {
+                // Messages may quote the input (a header, a path, a value): shown with controls escaped.
+                Terminal.standardError.write(fullMessage(for: error) + "\n")
+                exit(withError: code)
+            }
             exit(withError: error)
         }
     }

@@ -13,7 +13,7 @@ struct FacetSummary {
         let width = counts.facets.map { names[$0.field, default: $0.field.rawValue].count }.max() ?? 0
         for facet in counts.facets {
             let name = names[facet.field, default: facet.field.rawValue]
-            var parts = facet.values.map { "\($0.value) \(Formatting.count($0.count))" }
+            var parts = facet.values.map { "\($0.value.visibleOnTerminal) \(Formatting.count($0.count))" }
             if facet.other > 0 { parts.append("other \(Formatting.count(facet.other))") }
             if facet.withoutValue > 0 { parts.append("none \(Formatting.count(facet.withoutValue))") }
             let padding = String(repeating: " ", count: width - name.count)

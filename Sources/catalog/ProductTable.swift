@@ -11,7 +11,7 @@ struct ProductTable {
         let rows = products.map { product in
             [product.productId, product.title ?? "", product.listPrice?.text(currency: product.currency) ?? "",
              product.salesPrice?.text(currency: product.currency) ?? "", product.color ?? "", product.size ?? ""]
-                .enumerated().map { Self.clip($0.element, to: Self.maxWidths[$0.offset]) }
+                .enumerated().map { Self.clip($0.element.visibleOnTerminal, to: Self.maxWidths[$0.offset]) }
         }
         var widths = Self.headers.map(\.count)
         for row in rows {

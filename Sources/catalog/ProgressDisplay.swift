@@ -22,9 +22,9 @@ struct ProgressDisplay {
     mutating func show(_ progress: ImportProgress) {
         switch style {
         case .json:
-            Terminal.standardOutput.write(ImportEvent.progress(progress).jsonValue.serialized + "\n")
+            Terminal.standardOutput.writeExactly(ImportEvent.progress(progress).jsonValue.serialized + "\n")
         case .live:
-            Terminal.standardError.write("\r" + Self.line(progress) + "\u{1B}[K")
+            Terminal.standardError.writeExactly("\r" + Self.line(progress).visibleOnTerminal + "\u{1B}[K")
         case .plain:
             let now = ContinuousClock.now
             guard now - lastPlainLine >= .seconds(1) else { return }

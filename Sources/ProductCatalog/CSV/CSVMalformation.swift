@@ -2,7 +2,7 @@
 ///
 /// The parser never stops on malformed input: it keeps the most sensible reading of the record
 /// and reports the first problem it saw, so the layer above can reject that one record and go on.
-public struct CSVMalformation: Sendable, Hashable, CustomStringConvertible {
+public struct CSVMalformation: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// A `"` inside a field that did not start with one (`a"b`).
         case quoteInUnquotedField
@@ -12,6 +12,9 @@ public struct CSVMalformation: Sendable, Hashable, CustomStringConvertible {
         case unterminatedQuote
         /// A field longer than the reader's `maxFieldBytes`; the rest of it was dropped.
         case fieldTooLong(limit: Int)
+        /// A record still not ended after `limit` bytes, where the caller set such a limit
+        /// (``CSVReader/readRecord(into:byteLimit:)``); reading stopped there.
+        case recordTooLong(limit: Int)
     }
 
     public var kind: Kind
@@ -33,6 +36,8 @@ public struct CSVMalformation: Sendable, Hashable, CustomStringConvertible {
             what = "a quoted field that is never closed"
         case .fieldTooLong(let limit):
             what = "a field longer than \(limit) bytes"
+        case .recordTooLong(let limit):
+            what = "no line end within the first \(limit) bytes"
         }
         return "\(what) at line \(line), column \(column)"
     }

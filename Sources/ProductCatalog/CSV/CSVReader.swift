@@ -60,8 +60,23 @@ public final class CSVReader {
     ///
     /// Throws only when the source fails; malformed CSV is reported in ``CSVRecord/malformation``.
     public func readRecord(into record: inout CSVRecord) throws -> Bool {
+        try readRecord(into: &record, byteLimit: nil)
+    }
+
+    /// Like ``readRecord(into:)``, but gives up on a record that has not ended within `byteLimit`
+    /// bytes, throwing a ``CSVMalformation`` of kind ``CSVMalformation/Kind/recordTooLong(limit:)``.
+    ///
+    /// For a record that must be short, such as a header: an input with no line end (a stream of
+    /// NUL bytes, say) then fails at once instead of being read to its end, however long that is.
+    /// The reader cannot go on after that error.
+    public func readRecord(into record: inout CSVRecord, byteLimit: Int?) throws -> Bool {
         if parser == nil { try start() }
+        let recordStart = parser!.offset
         while true {
+            if let byteLimit, parser!.offset - recordStart > byteLimit {
+                throw CSVMalformation(kind: .recordTooLong(limit: byteLimit), column: parser!.fieldCount + 1,
+                                      line: parser!.line, byteOffset: parser!.offset)
+            }
             let outcome: CSVParser.Outcome
             if chunkStart == chunkEnd {
                 if !atEnd {
@@ -94,6 +109,15 @@ public final class CSVReader {
                 continue
             }
         }
+    }
+
+    /// The first bytes of the input (up to `count`, after any byte-order mark), before any record is read.
+    ///
+    /// They tell what kind of file this is (see ``FileSignature``) without reading a first line
+    /// that may never end.
+    public func leadingBytes(_ count: Int = 512) throws -> [UInt8] {
+        if parser == nil { try start() }
+        return Array(chunk[chunkStart..<min(chunkEnd, chunkStart + count)])
     }
 
     /// Doubles whichever buffer the parser found full.

@@ -65,12 +65,20 @@ public struct CatalogImporter: Sendable {
         let rejects = RejectsFile(path: options.rejectsPath ?? sink.defaultRejectsPath, header: reading.mapping.header)
         reporter.report(.loading)
 
-        let sorted = try sortRows(reading, spillingTo: sink.spillPathPrefix, rejects: rejects, reporter: &reporter)
-        try reporter.stopIfCancelled()
-        reporter.report(.writing)
-        try writeRows(sorted, into: sink, extraColumns: reading.mapping.extras.map(\.name), reporter: &reporter)
-        reporter.report(.finishing)
-        let stored = try install(sink)
+        let stored: Int
+        do {
+            let sorted = try sortRows(reading, spillingTo: sink.spillPathPrefix, rejects: rejects, reporter: &reporter)
+            try reporter.stopIfCancelled()
+            reporter.report(.writing)
+            try writeRows(sorted, into: sink, extraColumns: reading.mapping.extras.map(\.name), reporter: &reporter)
+            reporter.report(.finishing)
+            stored = try install(sink)
+        } catch {
+            // The rejected rows explain a failure only when they are its reason; otherwise their
+            // file goes with the import (a full disk must not stay full because of it).
+            if !Self.isExplainedByRejects(error) { rejects.discard() }
+            throw error
+        }
 
         let counts = reporter.counts
         let summary = ImportSummary(
@@ -81,6 +89,14 @@ public struct CatalogImporter: Sendable {
             databasePath: sink.catalogName, rejectsPath: counts.rowsRejected > 0 ? rejects.path : nil)
         reporter.finish(summary)
         return summary
+    }
+
+    /// True for the failures whose message points to the rejects file.
+    private static func isExplainedByRejects(_ error: any Error) -> Bool {
+        switch error as? ImportError {
+        case .tooManyRejects?, .nothingImported?: true
+        default: false
+        }
     }
 
     /// What sorting leaves: the checked rows in runs sorted by productId, and the checker that read them.

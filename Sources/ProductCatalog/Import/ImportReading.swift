@@ -23,12 +23,24 @@ struct ImportReading {
     /// Reads the header of `source` (already transcoded) and settles how its rows map to the catalog.
     init(source: any ByteSource, options: ImportOptions) throws {
         sourceName = source.name
-        reader = CSVReader(source: source, options: CSVReader.Options(
+        let reader = CSVReader(source: source, options: CSVReader.Options(
             delimiter: options.delimiter, chunkSize: options.chunkSize, maxFieldBytes: options.maxFieldBytes))
-        guard try Self.readNext(reader, into: &record) else { throw ImportError.emptyInput(source: source.name) }
-        if let signature = record.withFields({ FileSignature.of($0.allBytes) }) {
+        self.reader = reader
+        let leading = try Self.reading { try reader.leadingBytes() }
+        if let signature = leading.withUnsafeBufferPointer(FileSignature.of) {
             throw ImportError.notText(source: source.name, signature)
         }
+        // A file with no line end in its first megabyte is not a CSV: it is refused now rather than
+        // read to its end, however long that is (/dev/zero never ends).
+        var first = CSVRecord()
+        do {
+            guard try Self.reading({ try reader.readRecord(into: &first, byteLimit: Self.headerByteLimit(options)) }) else {
+                throw ImportError.emptyInput(source: source.name)
+            }
+        } catch let malformation as CSVMalformation {
+            throw ImportError.malformedHeader(source: source.name, malformation)
+        }
+        record = first
         if let malformation = record.malformation { throw ImportError.malformedHeader(source: source.name, malformation) }
         header = record.strings.map(HeaderName.clean)
         // A hand-made mapping (--column) means the generic reading, unless a format is named too.
@@ -80,10 +92,21 @@ struct ImportReading {
     /// Records the layout folded into another row; 0 without a layout.
     var recordsFolded: Int { layout?.foldedRecords ?? 0 }
 
+    /// The longest header line read before the input is refused as not a CSV: a field's limit,
+    /// and at least 1 MiB, so a small `maxFieldBytes` does not refuse a header of many columns.
+    static func headerByteLimit(_ options: ImportOptions) -> Int {
+        max(options.maxFieldBytes, 1 << 20)
+    }
+
     /// Reads the next record, turning a source failure into ``ImportError/source(_:)``.
     static func readNext(_ reader: CSVReader, into record: inout CSVRecord) throws -> Bool {
+        try reading { try reader.readRecord(into: &record) }
+    }
+
+    /// Runs `body`, turning a source failure into ``ImportError/source(_:)``.
+    private static func reading<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try reader.readRecord(into: &record)
+            return try body()
         } catch let error as ByteSourceError {
             throw ImportError.source(error)
         }

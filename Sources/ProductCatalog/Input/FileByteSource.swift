@@ -34,6 +34,12 @@ public final class FileByteSource: ByteSource {
         expectedBytes = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
     }
 
+    /// True when `path` names a FIFO (named pipe): opening it waits until a program opens it for writing.
+    public static func isFIFO(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
+    }
+
     /// Reads standard input; its length is unknown.
     public convenience init(standardInput: Void = ()) {
         self.init(fileDescriptor: STDIN_FILENO, name: "standard input")

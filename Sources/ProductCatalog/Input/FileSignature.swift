@@ -46,7 +46,8 @@ public enum FileSignature: String, Sendable, CaseIterable {
         let head = bytes.prefix(512)
         let nuls = head.lazy.filter { $0 == 0 }.count
         if nuls == 0 { return nil }
-        // ASCII text in UTF-16 without a byte order mark: every other byte is NUL.
+        // ASCII text in UTF-16 without a byte order mark: every other byte is NUL (and not more than that).
+        if nuls * 4 > head.count * 3 { return .binary }
         if nuls * 3 >= head.count { return .utf16 }
         return nuls >= 4 ? .binary : nil
     }

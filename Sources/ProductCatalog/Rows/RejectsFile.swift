@@ -35,6 +35,15 @@ final class RejectsFile {
         }
     }
 
+    /// Removes the file, written or not: for an import that failed for another reason than its
+    /// rejected rows, which then explain nothing and would only take disk space (all of it, when
+    /// the disk filled up).
+    func discard() {
+        try? writer?.flush()
+        writer = nil
+        try? FileSystem.removeIfPresent(path)
+    }
+
     private func open() throws -> CSVWriter {
         let writer = try CSVWriter(path: path)
         try writer.writeField("line")

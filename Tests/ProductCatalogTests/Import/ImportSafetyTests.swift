@@ -235,3 +235,30 @@ import Testing
         }
     }
 }
+
+/// What a failed import leaves of its rejects file: the file when its rows are the reason, nothing otherwise.
+@Suite struct FailedImportRejectsTests {
+    @Test func anImportThatFailsForAnotherReasonRemovesTheRejectsItWrote() throws {
+        var fixture = try CatalogFixture()
+        try fixture.importCSV("productId,title,listPrice\nA1,One,1\n")
+        fixture.options.onDuplicate = .fail
+        // Line 2 is rejected (its price), then line 4 repeats line 3's productId: the import stops.
+        #expect(throws: ImportError.self) {
+            try fixture.importCSV("productId,title,listPrice\nB1,Bad,abc\nB2,Two,2\nb2,Again,3\n")
+        }
+        #expect(!FileManager.default.fileExists(atPath: fixture.databasePath + ".rejects.csv"))
+        #expect(try fixture.allProducts().map(\.productId) == ["A1"])
+    }
+
+    @Test func anImportStoppedByItsRejectsKeepsThemToExplainWhy() throws {
+        var fixture = try CatalogFixture()
+        fixture.options.maxErrors = 1
+        #expect {
+            try fixture.importCSV("productId,title,listPrice\nB1,Bad,abc\nB2,Worse,xyz\nB3,Fine,3\n")
+        } throws: { error in
+            if case ImportError.tooManyRejects = error { return true }
+            return false
+        }
+        #expect(try fixture.rejects().count == 3)
+    }
+}

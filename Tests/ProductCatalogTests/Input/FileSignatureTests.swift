@@ -13,6 +13,7 @@ import Testing
         ([0xFF, 0xFE, 0x70, 0x00], .utf16),
         (Array("productId".utf8).flatMap { [$0, 0] }, .utf16),
         ([1, 0, 2, 0, 0, 0, 9, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17], .binary),
+        ([UInt8](repeating: 0, count: 512), .binary),
     ] as [([UInt8], FileSignature)])
     func filesThatAreNotTextAreNamed(bytes: [UInt8], expected: FileSignature) {
         #expect(bytes.withUnsafeBufferPointer { FileSignature.of($0) } == expected)
