@@ -38,7 +38,7 @@ public func buildApplication(_ configuration: ServerConfiguration) throws -> som
     return Application(
         router: router,
         server: .http1(configuration: .init(
-            additionalChannelHandlers: [HeaderOverflowHandler(), ConnectionGuard(registry: connections)],
+            additionalChannelHandlers: [MalformedRequestHandler(), ConnectionGuard(registry: connections)],
             idleTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds))),
         configuration: .init(
             address: .hostname(host, port: configuration.port), serverName: "catalog",
