@@ -5,40 +5,49 @@ import Glibc
 import Darwin
 #endif
 
-// MARK: - Writing to files
+/// A generated product file: written in chunks to any sink, or to a file or file descriptor.
+public protocol GeneratedFeed {
+    /// Writes the whole file to `sink` in chunks, each valid only during the call and never empty.
+    func write<E: Error>(to sink: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E)
+}
 
-extension ProductGenerator {
-    /// Why generated products could not be written.
-    public struct WriteError: Error, Sendable, CustomStringConvertible {
-        /// Where the products were going, such as a path or `standard output`.
-        public var destination: String
-        /// What went wrong, and what to do about it, in words.
-        public var reason: String
+extension ProductGenerator: GeneratedFeed {}
+extension RealisticProductGenerator: GeneratedFeed {}
 
-        public init(destination: String, reason: String) {
-            self.destination = destination
-            self.reason = reason
-        }
+/// Why generated products could not be written.
+public struct FeedWriteError: Error, Sendable, CustomStringConvertible {
+    /// Where the products were going, such as a path or `standard output`.
+    public var destination: String
+    /// What went wrong, and what to do about it, in words.
+    public var reason: String
 
-        public var description: String { "cannot write \(destination): \(reason)" }
+    public init(destination: String, reason: String) {
+        self.destination = destination
+        self.reason = reason
     }
 
+    public var description: String { "cannot write \(destination): \(reason)" }
+}
+
+// MARK: - Writing to files
+
+extension GeneratedFeed {
     /// Writes the whole file to an open file descriptor, such as `STDOUT_FILENO`; does not close it.
-    public func write(toFileDescriptor descriptor: Int32) throws(WriteError) {
+    public func write(toFileDescriptor descriptor: Int32) throws(FeedWriteError) {
         let name = descriptor == STDOUT_FILENO ? "standard output" : "file descriptor \(descriptor)"
-        try write { (chunk) throws(WriteError) in
+        try write { (chunk) throws(FeedWriteError) in
             try Self.writeAll(chunk, to: descriptor, name: name)
         }
     }
 
     /// Creates or replaces the file at `path` and writes the whole file to it.
-    public func write(toPath path: String) throws(WriteError) {
+    public func write(toPath path: String) throws(FeedWriteError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw WriteError(destination: path, reason: Self.describe(errno: errno))
+            throw FeedWriteError(destination: path, reason: Self.describe(errno: errno))
         }
         do {
-            try write { (chunk) throws(WriteError) in
+            try write { (chunk) throws(FeedWriteError) in
                 try Self.writeAll(chunk, to: descriptor, name: path)
             }
         } catch {
@@ -47,18 +56,18 @@ extension ProductGenerator {
         }
         // Some file systems report a failed write only when the file is closed.
         guard close(descriptor) == 0 else {
-            throw WriteError(destination: path, reason: Self.describe(errno: errno))
+            throw FeedWriteError(destination: path, reason: Self.describe(errno: errno))
         }
     }
 
     /// Writes all of `chunk`, retrying after interruptions and short writes.
-    private static func writeAll(_ chunk: UnsafeRawBufferPointer, to descriptor: Int32, name: String) throws(WriteError) {
+    private static func writeAll(_ chunk: UnsafeRawBufferPointer, to descriptor: Int32, name: String) throws(FeedWriteError) {
         do {
             _ = try FileDescriptor(rawValue: descriptor).writeAll(chunk)
         } catch let error as Errno {
-            throw WriteError(destination: name, reason: describe(errno: error.rawValue))
+            throw FeedWriteError(destination: name, reason: describe(errno: error.rawValue))
         } catch {
-            throw WriteError(destination: name, reason: describe(errno: EIO))
+            throw FeedWriteError(destination: name, reason: describe(errno: EIO))
         }
     }
 
