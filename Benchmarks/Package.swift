@@ -51,6 +51,12 @@ let package = Package(
             path: "Benchmarks/Import",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Not a package-benchmark suite: thousands of different queries, each timed once.
+        .executableTarget(
+            name: "Keystrokes",
+            dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage)],
+            path: "Benchmarks/Keystrokes"
+        ),
         .executableTarget(
             name: "Search",
             dependencies: benchmarkDependencies,

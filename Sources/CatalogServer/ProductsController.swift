@@ -24,7 +24,8 @@ struct ProductsController<Context: RequestContext> {
     /// `GET ?q=&after=&limit=` (or `prefix=` for productId prefixes alone), with the filters of
     /// ``SearchParameters``: the page shape of `catalog search --json` plus `count`, the matches in
     /// all, and `countComplete`: false when a `q` with words matches more than 10,000 and `count`
-    /// stopped there.
+    /// stopped there (or stopped earlier, a lower bound); and `queryTruncated: true` when `q` has
+    /// more than 10 words, of which the first were used.
     ///
     /// The query is form-encoded, as browsers send it: `q=a+b` looks for `a b`, `q=a%2Bb` for `a+b`.
     @Sendable func list(request: Request, context: Context) async throws -> Response {
@@ -50,6 +51,7 @@ struct ProductsController<Context: RequestContext> {
         guard case .object(var members) = page.jsonValue else { return JSONResponse.response(page.jsonValue) }
         members.append(.init("count", .int(count)))
         members.append(.init("countComplete", .bool(complete)))
+        if search.isTruncated { members.append(.init("queryTruncated", .bool(true))) }
         return JSONResponse.response(.object(members))
     }
 

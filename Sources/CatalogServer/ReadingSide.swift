@@ -12,7 +12,7 @@ struct ReadingSide {
     /// connection (this server's editor, or another program) commits to the file.
     private var watcher: Connection?
     /// Match counts by prefix or query and filters, valid while the file and its data version stay the same.
-    private var counts: [CountKey: Int] = [:]
+    private var counts: [CountKey: MatchCount] = [:]
     private var countsVersion: Int64?
     /// The catalog's product types, valid as long as the counts are.
     private var types: [String]?
@@ -43,8 +43,10 @@ struct ReadingSide {
     /// and `filters`, and how many match in all.
     ///
     /// A prefix's count is exact, and so is a query's without words (`q=` alone counts the
-    /// catalog); a query with words stops past ``queryCountCap`` (`complete` false), since
-    /// counting every word match of a common word on ten million products takes seconds.
+    /// catalog); a query with words stops past ``queryCountCap``, or earlier for a word whose
+    /// matches are checked one by one (``ProductSearch/countBudget``), with `complete` false and
+    /// the count a lower bound: counting every word match of a common word on ten million
+    /// products takes seconds.
     mutating func page(_ text: String, byPrefix: Bool, filters: SearchFilters, after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int, complete: Bool) {
         guard let search = try currentSearch() else { return (SearchPage(products: [], nextCursor: nil), 0, true) }
         let page = byPrefix
@@ -53,18 +55,18 @@ struct ReadingSide {
         try dropCachesIfChanged()
         let capped = !byPrefix && ProductSearch.hasWords(text)
         let key = CountKey(text: text, byPrefix: byPrefix, filters: filters)
-        let count: Int
+        let count: MatchCount
         if let known = counts[key] {
             count = known
         } else {
             count = byPrefix
-                ? try search.count(prefix: text, filters: filters)
-                : try search.count(query: text, filters: filters, upTo: capped ? Self.queryCountCap + 1 : nil)
+                ? MatchCount(count: try search.count(prefix: text, filters: filters), isComplete: true)
+                : try search.countMatches(query: text, filters: filters, upTo: capped ? Self.queryCountCap + 1 : nil)
             if counts.count >= 256 { counts.removeAll() }
             counts[key] = count
         }
-        if !capped { return (page, count, true) }
-        return (page, min(count, Self.queryCountCap), count <= Self.queryCountCap)
+        if !capped { return (page, count.count, true) }
+        return (page, min(count.count, Self.queryCountCap), count.isComplete && count.count <= Self.queryCountCap)
     }
 
     /// The catalog's product types, the most used first (read once per change of the catalog).

@@ -11,8 +11,13 @@ struct SearchParameters {
     var byPrefix: Bool
     var filters: SearchFilters
 
-    /// The longest `q` or `prefix`: a productId's limit, which a useful query never passes.
+    /// The longest `prefix`, or filter value: a productId's limit, which a useful one never passes.
     static var maxQueryBytes: Int { ProductRules.maxProductIdBytes }
+    /// The longest `q`: a pasted title or more; its first ``WordQuery/maxWords`` words are used.
+    static var maxWordQueryBytes: Int { WordQuery.maxBytes }
+
+    /// True when `q` has more words than a search uses, so only the first were looked for.
+    var isTruncated: Bool { !byPrefix && WordQuery(text).isTruncated }
 
     /// The parameters of `query`; throws a 400 naming the parameter at fault.
     init(_ query: FormQuery) throws {
@@ -28,10 +33,16 @@ struct SearchParameters {
         byPrefix = query["prefix"] != nil
         // Spaces around a query are never meant: the page trims them too.
         text = ProductRules.trimmed(query["prefix"] ?? query["q"] ?? "")
-        let name = byPrefix ? "prefix" : "q"
-        guard text.utf8.count <= Self.maxQueryBytes else {
-            throw APIError(.badRequest, "\(name) is longer than \(Self.maxQueryBytes) bytes, longer than any productId or title worth searching for.",
-                           fields: [name: "Use at most \(Self.maxQueryBytes) bytes."])
+        if byPrefix {
+            guard text.utf8.count <= Self.maxQueryBytes else {
+                throw APIError(.badRequest, "prefix is longer than \(Self.maxQueryBytes) bytes, longer than any productId.",
+                               fields: ["prefix": "Use at most \(Self.maxQueryBytes) bytes."])
+            }
+        } else {
+            guard text.utf8.count <= Self.maxWordQueryBytes else {
+                throw APIError(.badRequest, "q is longer than \(Self.maxWordQueryBytes) bytes; a search uses its first \(WordQuery.maxWords) words, so shorten it to those.",
+                               fields: ["q": "Use at most \(Self.maxWordQueryBytes) bytes."])
+            }
         }
 
         filters = SearchFilters()

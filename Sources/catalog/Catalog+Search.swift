@@ -72,14 +72,19 @@ extension Catalog {
             } else {
                 try fileResults(text: text, filters: filters, cursor: cursor)
             }
+            let truncated = prefix == nil && WordQuery(text).isTruncated
             if json {
                 var value = page.jsonValue
-                if let counts, case .object(var members) = value {
-                    members.append(.init("facets", counts.jsonValue))
+                if case .object(var members) = value {
+                    if let counts { members.append(.init("facets", counts.jsonValue)) }
+                    if truncated { members.append(.init("queryTruncated", .bool(true))) }
                     value = .object(members)
                 }
                 Terminal.standardOutput.writeExactly(value.serialized + "\n")
             } else {
+                if truncated {
+                    Terminal.standardError.write("Note: the query has more than \(WordQuery.maxWords) words; only the first \(WordQuery.maxWords) were searched for.\n")
+                }
                 Terminal.standardOutput.write(ProductTable(products: page.products).render())
                 if let next = page.nextCursor {
                     var command = "catalog search " + (prefix != nil ? "--prefix " : "") + ShellQuoting.quote(text)

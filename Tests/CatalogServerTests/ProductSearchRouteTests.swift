@@ -154,3 +154,23 @@ import Testing
         }
     }
 }
+
+@Suite struct LongQueryRouteTests {
+    @Test func aPastedQueryUsesItsFirstTenWordsSaysSoAndOnlyPastAThousandBytesIsRefused() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV("productId,title\nL1,alpha bravo charlie delta echo foxtrot golf hotel india juliett\nL2,alpha bravo\n")
+        try await fixture.application().test(.router) { client in
+            let words = "alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike " + String(repeating: "x", count: 300)
+            let pasted = try await client.execute(uri: "/api/products?q=" + words.replacingOccurrences(of: " ", with: "+"), method: .get)
+            #expect(pasted.status == .ok)
+            #expect(try pasted.productIds() == ["L1"])
+            #expect(try pasted.json()["queryTruncated"] as? Bool == true)
+            let short = try await client.execute(uri: "/api/products?q=alpha+bravo", method: .get)
+            #expect(try short.json()["queryTruncated"] == nil)
+            let tooLong = try await client.execute(uri: "/api/products?q=" + String(repeating: "a+", count: 501), method: .get)
+            #expect(tooLong.status == .badRequest)
+            #expect(try tooLong.errorFields()["q"] != nil)
+        }
+    }
+}

@@ -160,7 +160,7 @@ public final class CatalogEditor {
                 guard isCurrent else { throw EditError.catalogReplaced(path: databasePath) }
                 if !fieldsChecked { try CatalogSchema.upgrade(connection) }
                 let result = try body()
-                try WordIndex.foldPendingTerms(connection)
+                try WordIndex.settlePending(connection)
                 return result
             }
         }

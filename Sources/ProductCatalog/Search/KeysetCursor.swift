@@ -2,15 +2,17 @@ import Foundation
 
 /// Where the next page of a search starts: just after the last product of the page before.
 ///
-/// A search lists productId matches first, in productId order, then word matches in word-index
-/// order (see ``ProductSearch/page(query:after:limit:)``); the cursor holds the last productId
-/// or, among word matches, the last one's place in the word index. Its text form is opaque
-/// (base64url) so that people pass it back unchanged.
+/// A search lists productId matches first, in productId order, then word matches tier by tier
+/// (see ``ProductSearch/page(query:filters:after:limit:)``); the cursor holds the last productId
+/// or, among word matches, the last one's tier and place in the word index. Its text form is
+/// opaque (base64url) so that people pass it back unchanged.
 public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
     /// The last productId of the previous page; empty when that page ended among word matches.
     public var lastProductId: String
     /// The place in the word index of the previous page's last word match, when it ended among them.
     public var lastWordRow: Int64?
+    /// The tier of the previous page's last word match (its ``WordTier/rawValue``), with ``lastWordRow``.
+    public var lastWordTier: Int?
     /// The productId of the previous page's last word match, for a catalog whose word matches
     /// come in productId order (on PostgreSQL).
     public var lastWordMatchId: String?
@@ -20,10 +22,17 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
         lastWordRow = nil
     }
 
-    /// A cursor after the word match at `wordRow` (0: before the first word match).
-    public init(afterWordRow wordRow: Int64) {
+    /// A cursor after the word match at `wordRow` of `tier` (row 0 of the first tier: before the first word match).
+    public init(afterWordMatch tier: WordTier, row wordRow: Int64) {
         lastProductId = ""
         lastWordRow = wordRow
+        lastWordTier = tier.rawValue
+    }
+
+    /// Where among word matches the next page starts, when this cursor is among them.
+    var wordPosition: ProductSearch.WordPosition? {
+        guard let lastWordRow else { return nil }
+        return ProductSearch.WordPosition(tier: lastWordTier.flatMap(WordTier.init(rawValue:)) ?? .exactTitle, row: lastWordRow)
     }
 
     /// A cursor after the word match with `productId`, where word matches come in productId order.
@@ -42,8 +51,10 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
         if key.hasPrefix(Self.wordIdMarker) {
             self.init(afterWordMatch: String(key.dropFirst(Self.wordIdMarker.count)))
         } else if key.hasPrefix(Self.wordMarker) {
-            guard let row = Int64(key.dropFirst(Self.wordMarker.count)), row >= 0 else { return nil }
-            self.init(afterWordRow: row)
+            let parts = key.dropFirst(Self.wordMarker.count).split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, let tier = Int(parts[0]).flatMap(WordTier.init(rawValue:)),
+                  let row = Int64(parts[1]), row >= 0 else { return nil }
+            self.init(afterWordMatch: tier, row: row)
         } else {
             self.init(after: key)
         }
@@ -51,7 +62,8 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
 
     /// The opaque text to hand back for the next page.
     public var description: String {
-        let key = lastWordRow.map { Self.wordMarker + String($0) } ?? lastWordMatchId.map { Self.wordIdMarker + $0 } ?? lastProductId
+        let key = lastWordRow.map { Self.wordMarker + String(lastWordTier ?? WordTier.exactTitle.rawValue) + "." + String($0) }
+            ?? lastWordMatchId.map { Self.wordIdMarker + $0 } ?? lastProductId
         return Data(key.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")

@@ -6,9 +6,9 @@ extension ProductSearch {
     /// How many of the products ``page(query:filters:after:limit:)`` lists have each type, color
     /// and size: the `top` values of each and the rest.
     ///
-    /// Counting reads each match, so it stops after `cap` of them, in the search's order:
-    /// the cost of a one-letter query on ten million products is then that of a query with ten
-    /// thousand matches. ``FacetCounts/isComplete`` says whether it stopped.
+    /// Counting reads each match, so it stops after `cap` of them, in the search's order: the cost
+    /// of a one-letter query on ten million products is then that of a query with ten thousand matches.
+    /// ``FacetCounts/isComplete`` says whether it stopped.
     public func facets(query: String, filters: SearchFilters = SearchFilters(), top: Int = 10, cap: Int = facetCap) throws -> FacetCounts {
         try facets(query, words: true, filters: filters, top: top, cap: cap)
     }
@@ -46,13 +46,49 @@ extension ProductSearch {
             try bindPrefixMatch(query, filters, to: byId)
             try tally(byId)
         }
-        if !more, words, let match = try wordMatch(query) {
+        if !more, words, let plan = try wordPlan(query), !plan.checksCandidates {
+            // Tier by tier, the values read in the same statement as the matches.
             let range = PrefixRange(prefix: query)
-            let byWord = try prepared("SELECT \(values) " + (try wordMatchClauses(excluding: range, filters, joiningProducts: true))
-                + " ORDER BY \(WordIndex.table).rowid LIMIT ?5")
-            try byWord.using {
-                try bindWordMatch(match, excluding: range, filters, to: byWord)
-                try tally(byWord)
+            let exactRows = try exactTitleRows(plan)
+            let exact = try exactTitles(exactRows, after: 0, excluding: range, filters: filters, limit: cap + 1)
+            let read = try prepared("SELECT \(values) FROM \(CatalogSchema.table) p WHERE p.productId = ?1")
+            for match in exact where !more {
+                guard counted < cap else { more = true; break }
+                try read.using {
+                    try read.bind(1, match.productId)
+                    guard try read.step() else { return }
+                    for index in tallies.indices { tallies[index].add(read.text(at: Int32(index))) }
+                    counted += 1
+                }
+            }
+            for tier in [WordTier.titleWords, .titleStarts, .anyField] where !more {
+                if tier == .titleStarts, !plan.titleStartsDiffers { continue }
+                guard case .match(let expression) = plan.candidates(tier) else { continue }
+                let skipped = tier == .titleWords && !exactRows.isEmpty
+                    ? " AND \(WordIndex.table).rowid NOT IN (\(exactRows.map(String.init).joined(separator: ",")))" : ""
+                let byWord = try prepared("SELECT \(values) " + (try wordMatchClauses(excluding: range, filters, joiningProducts: true))
+                    + skipped + " ORDER BY \(WordIndex.table).rowid LIMIT ?5")
+                try byWord.using {
+                    try bindWordMatch(expression, excluding: range, filters, to: byWord)
+                    try tally(byWord)
+                }
+            }
+        } else if !more, words, let plan = try wordPlan(query) {
+            // Words checked one by one: the matches in the search's order, one past what the cap leaves room for.
+            let matches = try wordMatches(plan, after: nil, excluding: PrefixRange(prefix: query), filters: filters,
+                                          limit: cap - counted + 1)
+            let read = try prepared("SELECT \(values) FROM \(CatalogSchema.table) p WHERE p.productId = ?1")
+            for match in matches {
+                guard counted < cap else {
+                    more = true
+                    break
+                }
+                try read.using {
+                    try read.bind(1, match.productId)
+                    guard try read.step() else { return }
+                    for index in tallies.indices { tallies[index].add(read.text(at: Int32(index))) }
+                    counted += 1
+                }
             }
         }
         return FacetCounts(facets: zip(FacetCounts.fields, tallies).map { $1.facet($0, top: top) },

@@ -1,53 +1,60 @@
 extension ProductSearch {
     /// Up to `limit` products matching `query` and meeting `filters`, after `cursor`: first those
     /// whose productId starts with the query (ASCII case ignored), in productId order; then those
-    /// with a word starting with each of its words in their title, brand or type (case and
-    /// accents ignored), in word-index order.
+    /// whose title, brand or type have its words (case and accents ignored), tier by tier (see
+    /// ``WordTier``): exact titles, titles with every word (the last as the start of one), titles
+    /// with words starting with each, then titles, brands and types together. Within a tier, the
+    /// products with fewer title words come first, then the catalog's order (see ``WordIndex``).
     ///
-    /// Word-index order is productId order for the products of the last replacing import, then
-    /// those added since, in the order they were added. A product is listed once. Each page is one
-    /// range of the primary key or one seek in the word index, so a deep page costs what the first
-    /// does; filters skip the products they leave out on the way. A catalog without a word index
-    /// (see ``hasWordIndex``) gives productId matches only.
+    /// A product is listed once. Each page is one range of the primary key or one seek in the word
+    /// index, so a deep page costs what the first does; filters skip the products they leave out on
+    /// the way. A query keeps its first ``WordQuery/maxWords`` words. A catalog without a word index
+    /// of this layout (see ``hasWordIndex``) gives productId matches only.
     public func page(query: String, filters: SearchFilters = SearchFilters(), after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
         precondition(limit > 0, "a page holds at least one product")
         var products: [Product] = []
-        if cursor?.lastWordRow == nil {
+        let wordPosition = cursor?.wordPosition
+        if wordPosition == nil {
             let prefixPage = try page(prefix: query, filters: filters, after: cursor, limit: limit)
             if prefixPage.nextCursor != nil { return prefixPage }
             products = prefixPage.products
         }
-        guard let match = try wordMatch(query) else {
+        guard let plan = try wordPlan(query) else {
             return SearchPage(products: products, nextCursor: nil)
         }
         // One more than fits, to know whether a next page exists.
-        let matches = try wordMatches(match, excludingPrefix: query, filters: filters,
-                                      after: cursor?.lastWordRow ?? 0, limit: limit - products.count + 1)
+        let matches = try wordMatches(plan, after: wordPosition, excluding: PrefixRange(prefix: query), filters: filters,
+                                      limit: limit - products.count + 1)
         let fitting = matches.prefix(limit - products.count)
-        for (_, productId) in fitting {
-            if let product = try product(id: productId) { products.append(product) }
+        for match in fitting {
+            if let product = try product(id: match.productId) { products.append(product) }
         }
         guard matches.count > fitting.count else { return SearchPage(products: products, nextCursor: nil) }
-        return SearchPage(products: products, nextCursor: KeysetCursor(afterWordRow: fitting.last?.wordRow ?? cursor?.lastWordRow ?? 0))
+        let last = fitting.last?.position ?? wordPosition ?? WordPosition(tier: .exactTitle, row: 0)
+        return SearchPage(products: products, nextCursor: KeysetCursor(afterWordMatch: last.tier, row: last.row))
     }
 
-    /// How many products ``page(query:filters:after:limit:)`` lists in all, or, with `limit`,
-    /// `limit` when it lists at least that many: counting stops there, so a broad query on a
-    /// large catalog costs what `limit` matches cost.
-    public func count(query: String, filters: SearchFilters = SearchFilters(), upTo limit: Int? = nil) throws -> Int {
+    /// How many products ``page(query:filters:after:limit:)`` lists in all; with `limit`,
+    /// counting stops at `limit`, and also (for a query word that starts many terms held by many
+    /// products, whose matches are checked one by one) after ``countBudget`` candidates: then
+    /// `isComplete` is false and `count` is how many were found, a lower bound.
+    public func countMatches(query: String, filters: SearchFilters = SearchFilters(), upTo limit: Int? = nil) throws -> MatchCount {
         precondition(limit.map { $0 >= 0 } ?? true, "a count stops at 0 or more")
         let byId = try count(prefix: query, filters: filters, upTo: limit)
-        if let limit, byId >= limit { return limit }
-        guard let match = try wordMatch(query) else { return byId }
-        let range = PrefixRange(prefix: query)
-        let statement = try prepared(Self.counting(try wordMatchClauses(excluding: range, filters), limited: limit != nil))
-        return try statement.using {
-            try bindWordMatch(match, excluding: range, filters, to: statement)
-            if let limit { try statement.bind(9, Int64(limit - byId)) }
-            try statement.step()
-            return byId + Int(statement.int64(at: 0))
-        }
+        if let limit, byId >= limit { return MatchCount(count: limit, isComplete: false) }
+        guard let plan = try wordPlan(query) else { return MatchCount(count: byId, isComplete: true) }
+        let words = try countWordMatches(plan, excluding: PrefixRange(prefix: query), rangeIsEmpty: byId == 0, filters: filters,
+                                         limit: limit.map { $0 - byId }, budget: limit == nil ? nil : Self.countBudget)
+        return MatchCount(count: byId + words.count, isComplete: words.isComplete)
     }
+
+    /// ``countMatches(query:filters:upTo:)``'s count alone: exact without `limit`, `limit` when at least that many match.
+    public func count(query: String, filters: SearchFilters = SearchFilters(), upTo limit: Int? = nil) throws -> Int {
+        try countMatches(query: query, filters: filters, upTo: limit).count
+    }
+
+    /// Candidates a count checks one by one before it gives a lower bound: about 5 ms of work.
+    public static let countBudget = 2_500
 
     /// `SELECT count(*)` of the rows `clauses` select, stopping at `?9` rows when `limited`.
     static func counting(_ clauses: String, limited: Bool) -> String {
@@ -60,7 +67,8 @@ extension ProductSearch {
         !WordQuery(query).words.isEmpty
     }
 
-    /// True when the catalog has a word index; one made before it gets one at its next import or edit.
+    /// True when the catalog has a word index of this layout; one made by an earlier version
+    /// gets it at its next import or edit.
     public var hasWordIndex: Bool {
         get throws { try WordIndex.exists(connection) }
     }
@@ -83,22 +91,5 @@ extension ProductSearch {
         try statement.bind(2, utf8: range.lower)
         if let upper = range.upper { try statement.bind(3, utf8: upper) }
         try filterClause(filters).bind(to: statement)
-    }
-
-    /// The word index's rows matching `match` after `wordRow`, but not those whose productId
-    /// starts with `prefix` nor those `filters` leave out.
-    private func wordMatches(_ match: String, excludingPrefix prefix: String, filters: SearchFilters,
-                             after wordRow: Int64, limit: Int) throws -> [(wordRow: Int64, productId: String)] {
-        let range = PrefixRange(prefix: prefix)
-        let statement = try prepared("SELECT w.wordRow, w.productId " + (try wordMatchClauses(excluding: range, filters))
-            + " AND \(WordIndex.table).rowid > ?4 ORDER BY \(WordIndex.table).rowid LIMIT ?5")
-        return try statement.using {
-            try bindWordMatch(match, excluding: range, filters, to: statement)
-            try statement.bind(4, wordRow)
-            try statement.bind(5, Int64(limit))
-            var rows: [(Int64, String)] = []
-            while try statement.step() { rows.append((statement.int64(at: 0), statement.text(at: 1) ?? "")) }
-            return rows
-        }
     }
 }

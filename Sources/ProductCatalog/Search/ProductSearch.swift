@@ -18,6 +18,10 @@ public final class ProductSearch {
     private var columns: [ProductColumn]?
     private var columnNames: [String]?
     private var tokenizer: WordTokenizer?
+    /// Where word search switches between its ways of looking a word up; tests lower them to try each way on small catalogs.
+    var planLimits = WordPlan.Limits()
+    /// The count of word matches the last page's pass over checked candidates saw whole, for the count that follows it.
+    var lastCheckedCount: (words: [String], filters: SearchFilters, range: PrefixRange, count: Int)?
 
     /// Opens the catalog at `databasePath` for reading.
     public init(databasePath: String) throws {
@@ -28,7 +32,13 @@ public final class ProductSearch {
         }
         connection = try Connection(path: databasePath, mode: .readOnly)
         connection.setBusyTimeout(milliseconds: 5_000)
+        // Searches read pages all over the file (a product per word match): mapped, a page read
+        // is a memory access instead of a system call into the page cache.
+        _ = try connection.scalarInt("PRAGMA mmap_size = \(Self.mappedBytes)")
     }
+
+    /// How much of the catalog file a search maps into memory (only the pages it reads take memory).
+    static let mappedBytes = 1 << 30
 
     /// Up to `limit` products whose productId starts with `prefix` (ASCII case ignored) and that
     /// meet `filters`, after `cursor`.

@@ -40,3 +40,16 @@ extension SearchPage: Decodable {
         }
     }
 }
+
+/// How many products a search matches, and whether counting reached the end.
+public struct MatchCount: Sendable, Hashable {
+    /// The products counted: all of them when ``isComplete``, otherwise a lower bound.
+    public var count: Int
+    /// False when counting stopped before the last match (at a limit, or after a budget of work).
+    public var isComplete: Bool
+
+    public init(count: Int, isComplete: Bool) {
+        self.count = count
+        self.isComplete = isComplete
+    }
+}

@@ -1,30 +1,33 @@
-/// The words of a search box's text, as an FTS5 query for rows with a word starting with each.
+/// The words of a search box's text: what word search looks for.
 ///
 /// Words are the runs of letters and digits, as the index's `unicode61` tokenizer cuts them:
-/// `Chef's t-shirt` is `Chef`, `s`, `t`, `shirt`. Each is quoted, so FTS5's operators (`AND`,
-/// `NEAR`, `*`, `:`) are plain words here, and gets a `*` to match as a prefix. Case and accents
-/// are left to the tokenizer, which folds both in the index and in the query alike.
+/// `Chef's t-shirt` is `Chef`, `s`, `t`, `shirt`. Quotes, `*`, `AND` and `:` are plain text here:
+/// they never reach FTS5 as operators. A pasted text keeps its first ``maxWords`` words
+/// (``isTruncated`` then says so). Case and accents are folded by the tokenizer, in the index and
+/// in the query alike (``ProductSearch`` does that).
 public struct WordQuery: Equatable, Sendable {
-    /// The words, as they were typed.
+    /// The most words a query uses; the rest of a longer text is left out.
+    public static let maxWords = 10
+    /// The longest query text accepted, in bytes of UTF-8: room for ten long words and the
+    /// punctuation between them, and a bound on the work a pasted text can cause.
+    public static let maxBytes = 1_000
+
+    /// The words used, as they were typed.
     public let words: [String]
+    /// True when the text had more than ``maxWords`` words and only the first were used.
+    public let isTruncated: Bool
 
     public init(_ text: String) {
-        words = text.split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        let all = text.split { !$0.isLetter && !$0.isNumber }
+        words = all.prefix(Self.maxWords).map(String.init)
+        isTruncated = all.count > Self.maxWords
     }
 
-    /// The `MATCH` expression, nil when the text has no words.
-    var matchExpression: String? {
-        guard !words.isEmpty else { return nil }
-        return words.map(Self.prefix).joined(separator: " ")
-    }
+    /// The text of the words used, for the tokenizer.
+    var text: String { words.joined(separator: " ") }
 
     /// `word` as an FTS5 string: quoted, so that it is never read as an operator.
     static func quoted(_ word: String) -> String {
         "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    /// An FTS5 query for the words starting with `word`.
-    static func prefix(_ word: String) -> String {
-        quoted(word) + "*"
     }
 }

@@ -23,9 +23,11 @@ final class CatalogBuild {
     private(set) var productsBefore = 0
     /// Products added, edited or deleted by hand since the previous import, which a replacement discards.
     private(set) var editsReplaced = 0
-    /// The columns a replacement writes, whose words it indexes for each transaction's rows
-    /// before committing them. Nil for an upsert, whose index the triggers keep.
+    /// The columns a replacement writes, whose products it places in the word index after each
+    /// transaction's rows. Nil for an upsert, whose index the triggers keep.
     private var wordColumns: [String]?
+    /// The productId of the last product a replacement placed in the word index.
+    private var lastPlaced: String?
 
     /// Starts a build for the catalog at `livePath`, clearing what an interrupted build left.
     ///
@@ -116,9 +118,9 @@ final class CatalogBuild {
         guard let connection else { return 0 }
         return try database {
             try indexWords(connection)
-            if wordColumns != nil { try WordIndex.listAllTerms(connection) }
+            if wordColumns != nil { try WordIndex.finishIndex(connection) }
             try CatalogSchema.upgrade(connection)
-            try WordIndex.foldPendingTerms(connection)
+            try WordIndex.settlePending(connection)
             if !copyingLive { try carryFavorites(into: connection) }
             try connection.commit()
             inserter = nil
@@ -163,10 +165,10 @@ final class CatalogBuild {
         try? removeBuildFiles()
     }
 
-    /// Adds the rows written since the last call to a replacement's word index.
+    /// Places the rows written since the last call in a replacement's word index.
     private func indexWords(_ connection: Connection) throws {
         guard let wordColumns else { return }
-        try WordIndex.indexNewProducts(presentColumns: wordColumns, connection)
+        lastPlaced = try WordIndex.placeProducts(after: lastPlaced, presentColumns: wordColumns, connection)
     }
 
     // MARK: - The live file

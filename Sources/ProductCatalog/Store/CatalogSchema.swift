@@ -18,13 +18,14 @@
 /// Prices are integer thousandths of their currency's unit (`12.50` is 12500), exact for every
 /// currency, KWD's three decimals included. Layout version 1 kept cents in `listPriceCents` and
 /// `salesPriceCents`; it is read as it is and upgraded by the first write (``upgrade(_:)``).
-/// Layout 3 added the word index (``WordIndex``) and layout 4 its term list, which the first
-/// write gives an older catalog.
+/// Layout 3 added the word index (``WordIndex``), layout 4 its term list, and layout 5 its
+/// order (fewest title words first), its field of each word and its exact titles; the first
+/// write gives an older catalog the index of this layout, built anew.
 public enum CatalogSchema {
     /// `PRAGMA application_id` of a catalog file ("PCAT"), so we never overwrite someone else's database.
     public static let applicationID: Int32 = 0x5043_4154
     /// `PRAGMA user_version` of the current layout.
-    public static let version: Int32 = 4
+    public static let version: Int32 = 5
     /// The table holding the products.
     public static let table = "products"
     /// The productIds added, edited or deleted by hand since the last replacing import.

@@ -161,6 +161,14 @@ public final class Statement {
         sqlite3_column_int64(handle, index)
     }
 
+    /// Calls `body` with the bytes of column `index` of the current row (UTF-8 for text; empty
+    /// for NULL), valid only during the call.
+    public func withBytes<T>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let pointer = sqlite3_column_text(handle, index)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return try body(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
+    }
+
     /// Column `index` of the current row as text, or nil when it is NULL.
     public func text(at index: Int32) -> String? {
         guard let pointer = sqlite3_column_text(handle, index) else { return nil }

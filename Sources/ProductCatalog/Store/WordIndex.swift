@@ -1,160 +1,276 @@
-/// The catalog's word index: the words of each product's title, brand and type, in SQLite FTS5.
+/// The catalog's word index: the words of each product's title, brand and type, in SQLite FTS5,
+/// numbered so that the index's own order is the order search lists products in.
 ///
 /// ```sql
-/// CREATE TABLE word_products (wordRow INTEGER PRIMARY KEY, productId TEXT NOT NULL COLLATE NOCASE);
+/// CREATE TABLE word_products (wordRow INTEGER PRIMARY KEY, productId TEXT NOT NULL COLLATE NOCASE, titleKey INTEGER);
 /// CREATE INDEX word_products_productId ON word_products (productId);
-/// CREATE VIRTUAL TABLE words USING fts5 (title, brand, productType, content='', detail=none,
+/// CREATE INDEX word_products_titleKey ON word_products (titleKey);
+/// CREATE VIRTUAL TABLE words USING fts5 (title, brand, productType, content='', detail=column,
 ///   columnsize=0, tokenize='unicode61 remove_diacritics 2');
-/// CREATE TABLE word_terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
-/// CREATE TABLE word_terms_pending (wordRow INTEGER PRIMARY KEY);
+/// CREATE TABLE word_terms (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
+/// CREATE TABLE word_prefixes (prefix TEXT PRIMARY KEY, terms INTEGER NOT NULL, docs INTEGER NOT NULL) WITHOUT ROWID;
+/// CREATE TABLE word_pending (wordRow INTEGER PRIMARY KEY);
+/// CREATE TABLE word_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
 /// ```
 ///
-/// `products` is `WITHOUT ROWID`, and FTS5 finds rows by integer rowid, so `word_products` gives
-/// each product a number, its `wordRow`: the index's rowid. A replacing import numbers the
-/// products in productId order; products added later (by an upsert or an edit) come after them,
-/// and an edited product keeps its number. Word matches are listed in `wordRow` order, which
-/// keyset pagination follows as cheaply as it follows productIds.
+/// **Order.** `products` is `WITHOUT ROWID` and FTS5 finds rows by integer rowid, so
+/// `word_products` gives each product a number, its `wordRow`, which is the index's rowid:
+/// the number of words in its title (its *class*, see ``WordPlacement``) in the high bits, then
+/// its place in the catalog: productId order for the products of the last replacing import, the
+/// order they were added in for later ones. FTS5 lists matches in rowid order, so a search reads
+/// the products with the shortest, most focused titles first, and keyset pagination follows that
+/// order as cheaply as it follows productIds. `titleKey` is a hash of the title's words, which
+/// finds the products whose title is exactly what was typed.
 ///
-/// The index is contentless (`content=''`) and keeps no word positions or lengths (`detail=none`,
-/// `columnsize=0`): it answers "which rows have words starting so", all a search needs, at the
-/// least cost. The description is not indexed: its length would multiply that cost. Words are
-/// matched ignoring case and accents (`cafe` finds `Café`), by prefix.
+/// **What is kept.** The index is contentless (`content=''`): the text is the product's, which
+/// the triggers hand to FTS5 to take a row out (`old.title`…) and a search reads to check a
+/// candidate's words. The index keeps which field each word is in (`detail=column`), so a search
+/// can ask for words in the title alone, but not positions.
+/// Words are matched ignoring case and accents (`cafe` finds `Café`). The description is not
+/// indexed: its length would multiply the cost.
 ///
-/// A replacing import fills the index as it writes the rows, then adds the triggers; from then
-/// on the triggers keep it exact through upserts, edits, deletes and renames.
+/// **Terms.** `word_terms` lists every term (folded word) with the number of products that had
+/// it when it was listed, and `word_prefixes` the same totals for every start of one to three
+/// characters: a search turns a typed prefix into the terms it stands for, or learns that it
+/// stands for too many to list. The counts are estimates for planning, never for results; the
+/// list may hold terms no product has any more.
 ///
-/// `word_terms` lists the index's terms (folded words), so that a search can turn a word prefix
-/// into the terms it stands for and match those exactly. FTS5 (as of SQLite 3.40) answers a
-/// prefix query only after merging the rows of every term with that prefix, which made the
-/// first page for `shirt*` cost 10 ms on a million products and 100 ms on ten million; matching
-/// the term `shirt` reads the first rows and stops. The list may hold terms no product has any
-/// more. A write that may bring new terms notes the product in `word_terms_pending` (the
-/// triggers do, so any program's write does), and this library's writers list the pending
-/// products' terms before they commit (``foldPendingTerms(_:)``); while a product is pending,
-/// searches fall back to prefix queries, which are slower but find the same products.
+/// **Writes.** A replacing import places the products of each transaction and indexes them in
+/// rowid order (FTS5 adds a segment per transaction), then merges the segments into one at its end. From then on the triggers keep the index exact through
+/// upserts, edits, deletes and renames by any program: a product they add goes after all others
+/// (class 63) and is noted in `word_pending`, with its title key and new terms still to settle;
+/// this library's writers settle the pending products before they commit (``settlePending(_:)``),
+/// moving each to its class. Until then a search finds such a product, just not in its place,
+/// and plans without the terms it may have brought.
 enum WordIndex {
     static let table = "words"
     static let rowsTable = "word_products"
     static let termsTable = "word_terms"
-    static let pendingTable = "word_terms_pending"
+    static let prefixesTable = "word_prefixes"
+    static let pendingTable = "word_pending"
+    static let metaTable = "word_meta"
     /// The product columns whose words are indexed.
     static let columns: [ProductField] = [.title, .brand, .productType]
+    /// The longest starts of terms `word_prefixes` counts, in characters.
+    static let countedPrefixLength = 3
+    /// The longest starts of terms FTS5's prefix index holds (`prefix='1 2'`), in characters:
+    /// a prefix query of that length reads one list instead of merging every term's.
+    static let indexedPrefixLength = 2
 
     /// The statements that create the empty tables, without the triggers (see ``createTriggers(_:)``).
     static var createStatements: String {
         """
-        CREATE TABLE \(rowsTable) (wordRow INTEGER PRIMARY KEY, productId TEXT NOT NULL COLLATE NOCASE);
+        CREATE TABLE \(rowsTable) (wordRow INTEGER PRIMARY KEY, productId TEXT NOT NULL COLLATE NOCASE, titleKey INTEGER);
         CREATE INDEX \(rowsTable)_productId ON \(rowsTable) (productId);
         CREATE VIRTUAL TABLE \(table) USING fts5 (
-          \(columnList), content='', detail=none, columnsize=0, tokenize='unicode61 remove_diacritics 2'
+          \(columnList), content='', detail=column, columnsize=0, prefix='1 2', tokenize='unicode61 remove_diacritics 2'
         );
-        \(createTermStatements)
-        """
-    }
-
-    private static var createTermStatements: String {
-        """
-        CREATE TABLE \(termsTable) (term TEXT PRIMARY KEY) WITHOUT ROWID;
+        CREATE TABLE \(termsTable) (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TABLE \(prefixesTable) (prefix TEXT PRIMARY KEY, terms INTEGER NOT NULL, docs INTEGER NOT NULL) WITHOUT ROWID;
         CREATE TABLE \(pendingTable) (wordRow INTEGER PRIMARY KEY);
+        CREATE TABLE \(metaTable) (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+        INSERT INTO \(metaTable) (name, value) VALUES ('nextPlace', 1);
         """
     }
 
-    /// True when the catalog on `connection` lists its index's terms (layout 4 on).
-    static func hasTermList(_ connection: Connection) throws -> Bool {
-        try connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(termsTable)'") ?? 0 > 0
+    /// True when the catalog on `connection` has the index in this layout (5); an older one is
+    /// rebuilt by the next write (``upgrade(_:)``), and until then search finds productIds only.
+    static func exists(_ connection: Connection) throws -> Bool {
+        try connection.hasTable(prefixesTable) && connection.hasTable(table)
     }
 
-    /// True when every term of the index is in `word_terms`: the list exists and no product is pending.
-    static func termsAreComplete(_ connection: Connection) throws -> Bool {
-        guard try hasTermList(connection) else { return false }
-        return try connection.scalarInt("SELECT NOT EXISTS (SELECT 1 FROM \(pendingTable))") == 1
+    /// True when no product waits for ``settlePending(_:)``: every product is in its place and every term listed.
+    static func isSettled(_ connection: Connection) throws -> Bool {
+        try connection.scalarInt("SELECT NOT EXISTS (SELECT 1 FROM \(pendingTable))") == 1
     }
 
-    /// Lists every term of the index in `word_terms`, read from the index itself: for a
-    /// replacing import at its end (0.8 s for ten million generated titles), or an upgrade.
-    static func listAllTerms(_ connection: Connection) throws {
-        try connection.execute("""
-            CREATE VIRTUAL TABLE temp.catalog_word_vocabulary USING fts5vocab(main, \(table), row);
-            INSERT OR IGNORE INTO \(termsTable) (term) SELECT term FROM temp.catalog_word_vocabulary;
-            DROP TABLE temp.catalog_word_vocabulary;
-            DELETE FROM \(pendingTable);
-            """)
-    }
+    // MARK: - A replacing import
 
-    /// Adds the terms of the pending products to `word_terms`, with the index's own tokenizer,
-    /// and clears the pending list; inside the caller's transaction.
-    static func foldPendingTerms(_ connection: Connection) throws {
-        guard try hasTermList(connection),
-              try connection.scalarInt("SELECT EXISTS (SELECT 1 FROM \(pendingTable))") == 1 else { return }
-        let tokenizer = try WordTokenizer(connection: connection)
-        let pending = try connection.prepare("""
-            SELECT \(columns.map { "p.\($0.columnName)" }.joined(separator: ", ")) FROM \(pendingTable) q
-              JOIN \(rowsTable) w ON w.wordRow = q.wordRow JOIN \(CatalogSchema.table) p ON p.productId = w.productId
-            """)
-        let insert = try connection.prepare("INSERT OR IGNORE INTO \(termsTable) (term) VALUES (?1)")
-        while try pending.step() {
-            for index in columns.indices {
-                guard let text = pending.text(at: Int32(index)) else { continue }
-                for term in try tokenizer.tokens(text) {
-                    try insert.using {
-                        try insert.bind(1, term)
-                        _ = try insert.step()
+    /// Places and indexes the products after `lastProductId` in productId order (all, for nil),
+    /// numbering them on, and returns the last one's productId. A replacing import calls it after
+    /// each transaction's rows, which come after all earlier ones, while its table has only the
+    /// `presentColumns` its file fills (all, for nil). The rows go to FTS5 sorted by word row,
+    /// as one segment; ``finishIndex(_:)`` merges the segments.
+    @discardableResult
+    static func placeProducts(after lastProductId: String?, presentColumns: [String]? = nil, _ connection: Connection) throws -> String? {
+        let values = columns.map { field in
+            presentColumns.map { $0.contains(field.columnName) } ?? true ? field.columnName : "NULL"
+        }.joined(separator: ", ")
+        let rows = try connection.prepare("SELECT productId, \(values) FROM \(CatalogSchema.table)"
+            + (lastProductId == nil ? "" : " WHERE productId > ?1") + " ORDER BY productId")
+        let insert = try connection.prepare("INSERT INTO \(rowsTable) (wordRow, productId, titleKey) VALUES (?1, ?2, ?3)")
+        var place = try nextPlace(connection)
+        let firstPlace = place
+        let placement = try WordPlacement(connection: connection)
+        var lastPlaced: [UInt8] = []
+        var indexed: [IndexedRow] = []
+        try rows.using {
+            if let lastProductId { try rows.bind(1, lastProductId) }
+            while try rows.step() {
+                let shape = try rows.withBytes(at: 1) { try placement.shape(ofTitle: $0) }
+                let row = WordPlacement.row(class: shape.wordClass, place: place)
+                try insert.using {
+                    try insert.bind(1, row)
+                    try rows.withBytes(at: 0) { productId in
+                        lastPlaced.removeAll(keepingCapacity: true)
+                        lastPlaced.append(contentsOf: productId)
+                        try insert.bind(2, utf8: lastPlaced)
                     }
+                    try insert.bind(3, shape.key)
+                    _ = try insert.step()
+                }
+                indexed.append(IndexedRow(row: row, fields: (1...Int32(columns.count)).map { rows.isNull(at: $0) ? nil : rows.text(at: $0) }))
+                place += 1
+            }
+        }
+        guard place > firstPlace else { return lastProductId }
+        try setNextPlace(place, connection)
+        try index(indexed.sorted { $0.row < $1.row }, connection)
+        return String(decoding: lastPlaced, as: UTF8.self)
+    }
+
+    /// A product's row and its indexed fields, on their way to FTS5.
+    private struct IndexedRow {
+        var row: Int64
+        var fields: [String?]
+    }
+
+    /// Adds `rows` (in word-row order) to the index.
+    private static func index(_ rows: [IndexedRow], _ connection: Connection) throws {
+        let insert = try connection.prepare("INSERT INTO \(table) (rowid, \(columnList)) VALUES (?1, ?2, ?3, ?4)")
+        for row in rows {
+            try insert.using {
+                try insert.bind(1, row.row)
+                for (offset, field) in row.fields.enumerated() { try insert.bind(Int32(2 + offset), field) }
+                _ = try insert.step()
+            }
+        }
+    }
+
+    /// Completes the index of a replacing import, or of an upgrade: merges its segments into one,
+    /// indexes the title keys, lists the terms and counts their starts.
+    static func finishIndex(_ connection: Connection) throws {
+        // The title keys are hashes, in no order: indexed at once, by one sort, rather than row by row.
+        try connection.execute("""
+            INSERT INTO \(table) (\(table)) VALUES ('optimize');
+            CREATE INDEX \(rowsTable)_titleKey ON \(rowsTable) (titleKey);
+            """)
+        try listAllTerms(connection)
+    }
+
+    /// Lists every term of the index with its product count, read from the index itself (about
+    /// a second for a million products), and counts the terms and products of each start of up
+    /// to ``countedPrefixLength`` characters.
+    static func listAllTerms(_ connection: Connection) throws {
+        var statements = """
+            CREATE VIRTUAL TABLE temp.catalog_word_vocabulary USING fts5vocab(main, \(table), row);
+            DELETE FROM \(termsTable);
+            INSERT INTO \(termsTable) (term, docs) SELECT term, doc FROM temp.catalog_word_vocabulary;
+            DROP TABLE temp.catalog_word_vocabulary;
+            DELETE FROM \(prefixesTable);
+            """
+        for length in 1...countedPrefixLength {
+            statements += """
+
+                INSERT INTO \(prefixesTable) (prefix, terms, docs)
+                  SELECT substr(term, 1, \(length)), count(*), sum(docs) FROM \(termsTable)
+                  WHERE length(term) >= \(length) GROUP BY 1;
+                """
+        }
+        statements += "\nDELETE FROM \(pendingTable);"
+        try connection.execute(statements)
+    }
+
+    // MARK: - Later writes
+
+    /// Settles the products the triggers noted since the last call, inside the caller's
+    /// transaction: gives each its title key, moves it to its class (keeping its place, or giving
+    /// a new product the next one), and lists its new terms.
+    static func settlePending(_ connection: Connection) throws {
+        guard try !isSettled(connection) else { return }
+        let placement = try WordPlacement(connection: connection)
+        let pending = try connection.prepare("""
+            SELECT w.wordRow, \(columns.map { "p.\($0.columnName)" }.joined(separator: ", "))
+              FROM \(pendingTable) q JOIN \(rowsTable) w ON w.wordRow = q.wordRow JOIN \(CatalogSchema.table) p ON p.productId = w.productId
+              ORDER BY w.wordRow
+            """)
+        var rows: [(row: Int64, fields: [String?])] = []
+        while try pending.step() {
+            rows.append((pending.int64(at: 0), (0..<columns.count).map { pending.text(at: Int32(1 + $0)) }))
+        }
+        let addTerm = try connection.prepare("INSERT INTO \(termsTable) (term, docs) VALUES (?1, 1) ON CONFLICT (term) DO UPDATE SET docs = docs + 1")
+        let setKey = try connection.prepare("UPDATE \(rowsTable) SET titleKey = ?2 WHERE wordRow = ?1")
+        let move = try connection.prepare("UPDATE \(rowsTable) SET wordRow = ?2, titleKey = ?3 WHERE wordRow = ?1")
+        let forget = try connection.prepare("INSERT INTO \(table) (\(table), rowid, \(columnList)) VALUES ('delete', ?1, ?2, ?3, ?4)")
+        let index = try connection.prepare("INSERT INTO \(table) (rowid, \(columnList)) VALUES (?1, ?2, ?3, ?4)")
+        var next = try nextPlace(connection)
+        for (row, fields) in rows {
+            let shape = try placement.shape(ofTitle: fields[0] ?? "")
+            let place: Int64
+            if WordPlacement.wordClass(of: row) == WordPlacement.unplacedClass {
+                place = next
+                next += 1
+            } else {
+                place = WordPlacement.place(of: row)
+            }
+            let settled = WordPlacement.row(class: shape.wordClass, place: place)
+            if settled == row {
+                try setKey.using {
+                    try setKey.bind(1, row)
+                    try setKey.bind(2, shape.key)
+                    _ = try setKey.step()
+                }
+            } else {
+                try forget.using {
+                    try forget.bind(1, row)
+                    for (offset, field) in fields.enumerated() { try forget.bind(Int32(2 + offset), field) }
+                    _ = try forget.step()
+                }
+                try move.using {
+                    try move.bind(1, row)
+                    try move.bind(2, settled)
+                    try move.bind(3, shape.key)
+                    _ = try move.step()
+                }
+                try index.using {
+                    try index.bind(1, settled)
+                    for (offset, field) in fields.enumerated() { try index.bind(Int32(2 + offset), field) }
+                    _ = try index.step()
+                }
+            }
+            var terms = Set<String>()
+            for field in fields {
+                guard let field else { continue }
+                terms.formUnion(try placement.tokenizer.tokens(field))
+            }
+            for term in terms {
+                try addTerm.using {
+                    try addTerm.bind(1, term)
+                    _ = try addTerm.step()
                 }
             }
         }
+        try setNextPlace(next, connection)
         try connection.execute("DELETE FROM \(pendingTable)")
     }
 
-    /// True when the catalog on `connection` has the index.
-    static func exists(_ connection: Connection) throws -> Bool {
-        try connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(table)'") ?? 0 > 0
-    }
-
-    /// Gives the index a catalog that lacks it, filled from its products, and makes sure the
-    /// triggers are there; inside the caller's transaction.
+    /// Gives a catalog an index of this layout, built from its products, and the triggers that
+    /// keep it, inside the caller's transaction. An index of an earlier layout is dropped first.
     static func upgrade(_ connection: Connection) throws {
         if try !exists(connection) {
+            try connection.execute("""
+                DROP TRIGGER IF EXISTS words_insert; DROP TRIGGER IF EXISTS words_update; DROP TRIGGER IF EXISTS words_delete;
+                DROP TABLE IF EXISTS \(table); DROP TABLE IF EXISTS \(rowsTable); DROP TABLE IF EXISTS \(termsTable);
+                DROP TABLE IF EXISTS word_terms_pending; DROP TABLE IF EXISTS \(pendingTable); DROP TABLE IF EXISTS \(metaTable);
+                """)
             try connection.execute(createStatements)
-            try indexNewProducts(connection)
-            try listAllTerms(connection)
-        } else if try !hasTermList(connection) {
-            // Layout 3: the index without its term list, and triggers that do not note pending products.
-            try connection.execute(createTermStatements)
-            try listAllTerms(connection)
-            try connection.execute("DROP TRIGGER IF EXISTS words_insert; DROP TRIGGER IF EXISTS words_update;")
+            try placeProducts(after: nil, connection)
+            try finishIndex(connection)
         }
         try createTriggers(connection)
     }
 
-    /// Indexes the products not yet in the index, which come after the last one in it in productId
-    /// order, numbering them on from it.
-    ///
-    /// The import calls it after each transaction's rows, which are the last ones in productId
-    /// order, while its table has only the `presentColumns` its file fills (all, for nil). The
-    /// numbers are the rowids `word_products` gives (a window function numbering the rows would
-    /// sort them all again: 0.65 s a million), and each row's words are read back by its key.
-    static func indexNewProducts(presentColumns: [String]? = nil, _ connection: Connection) throws {
-        let values = columns.map { field in
-            presentColumns.map { $0.contains(field.columnName) } ?? true ? "p.\(field.columnName)" : "NULL"
-        }.joined(separator: ", ")
-        let lastRow = try connection.scalarInt("SELECT ifnull(max(wordRow), 0) FROM \(rowsTable)") ?? 0
-        let lastProductId = try connection.scalarText("SELECT productId FROM \(rowsTable) WHERE wordRow = \(lastRow)")
-        let rows = try connection.prepare(
-            "INSERT INTO \(rowsTable) (productId) SELECT productId FROM \(CatalogSchema.table)"
-                + (lastProductId == nil ? "" : " WHERE productId > ?1") + " ORDER BY productId")
-        try rows.using {
-            if let lastProductId { try rows.bind(1, lastProductId) }
-            _ = try rows.step()
-        }
-        try connection.execute("""
-            INSERT INTO \(table) (rowid, \(columnList))
-              SELECT w.wordRow, \(values) FROM \(rowsTable) w JOIN \(CatalogSchema.table) p ON p.productId = w.productId
-              WHERE w.wordRow > \(lastRow)
-            """)
-    }
-
-    /// The triggers that keep the index exact through every later write of a product.
+    /// The triggers that keep the index exact through every later write of a product, by any program.
     static func createTriggers(_ connection: Connection) throws {
         let new = columns.map { "new.\($0.columnName)" }.joined(separator: ", ")
         let old = columns.map { "old.\($0.columnName)" }.joined(separator: ", ")
@@ -164,25 +280,37 @@ enum WordIndex {
             """
         try connection.execute("""
             CREATE TRIGGER IF NOT EXISTS words_insert AFTER INSERT ON \(CatalogSchema.table) BEGIN
-              INSERT INTO \(rowsTable) (productId) VALUES (new.productId);
+              INSERT INTO \(rowsTable) (wordRow, productId, titleKey)
+                VALUES (max(ifnull((SELECT max(wordRow) FROM \(rowsTable)), 0) + 1, \(WordPlacement.unplacedClass) << \(WordPlacement.placeBits)),
+                        new.productId, NULL);
               INSERT INTO \(table) (rowid, \(columnList)) VALUES (last_insert_rowid(), \(new));
-              INSERT OR IGNORE INTO \(pendingTable) (wordRow) SELECT wordRow FROM \(rowsTable) WHERE productId = new.productId;
+              INSERT OR IGNORE INTO \(pendingTable) (wordRow) VALUES (last_insert_rowid());
             END;
             CREATE TRIGGER IF NOT EXISTS words_update AFTER UPDATE OF productId, \(columnList) ON \(CatalogSchema.table) BEGIN
               \(forget)
-              UPDATE \(rowsTable) SET productId = new.productId WHERE productId = old.productId;
-              INSERT INTO \(table) (rowid, \(columnList))
-                SELECT wordRow, \(new) FROM \(rowsTable) WHERE productId = new.productId;
+              UPDATE \(rowsTable) SET productId = new.productId, titleKey = NULL WHERE productId = old.productId;
+              INSERT INTO \(table) (rowid, \(columnList)) SELECT wordRow, \(new) FROM \(rowsTable) WHERE productId = new.productId;
               INSERT OR IGNORE INTO \(pendingTable) (wordRow) SELECT wordRow FROM \(rowsTable) WHERE productId = new.productId;
             END;
             CREATE TRIGGER IF NOT EXISTS words_delete AFTER DELETE ON \(CatalogSchema.table) BEGIN
               \(forget)
+              DELETE FROM \(pendingTable) WHERE wordRow IN (SELECT wordRow FROM \(rowsTable) WHERE productId = old.productId);
               DELETE FROM \(rowsTable) WHERE productId = old.productId;
             END;
             """)
     }
 
-    private static var columnList: String {
+    // MARK: - Places
+
+    private static func nextPlace(_ connection: Connection) throws -> Int64 {
+        try connection.scalarInt("SELECT value FROM \(metaTable) WHERE name = 'nextPlace'") ?? 1
+    }
+
+    private static func setNextPlace(_ place: Int64, _ connection: Connection) throws {
+        try connection.execute("INSERT OR REPLACE INTO \(metaTable) (name, value) VALUES ('nextPlace', \(place))")
+    }
+
+    static var columnList: String {
         columns.map(\.columnName).joined(separator: ", ")
     }
 }

@@ -54,17 +54,8 @@ import Testing
 
     /// The products `query` finds, in the documented order: productId matches, then word matches.
     static func model(_ all: [Product], _ query: String) -> [Product] {
-        let range = PrefixRange(prefix: query)
-        func byId(_ product: Product) -> Bool {
-            let key = product.productId.utf8.map(ProductIdOrder.fold)
-            return !key.lexicographicallyPrecedes(range.lower) && (range.upper.map { key.lexicographicallyPrecedes($0) } ?? true)
-        }
-        let folded = WordSearchTests.words(query)
-        let byWords = folded.isEmpty ? [] : all.filter { product in
-            let words = WordSearchTests.words(product.title) + WordSearchTests.words(product.brand) + WordSearchTests.words(product.productType)
-            return !byId(product) && folded.allSatisfy { part in words.contains { $0.hasPrefix(part) } }
-        }
-        return all.filter(byId) + byWords
+        let byId = Dictionary(uniqueKeysWithValues: all.map { ($0.productId.lowercased(), $0) })
+        return WordSearchTests.modelResult(all, query).compactMap { byId[$0.lowercased()] }
     }
 
     /// A catalog of `rows` generated products, every product in search order, and a search on it.

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Search as you type on a realistic catalog: every keystroke of sampled titles, timed in-process
+# (ProductSearch, the Keystrokes executable) and through `catalog serve` (one request at a time),
+# then `wrk -t2 -c32` on the slowest keystrokes. With --before, another build's server is timed
+# on the same keystrokes in the same run (it imports the same file into a catalog of its own layout).
+#
+#   Benchmarks/keystrokes.sh                                # 1,000,000 realistic products, 1,000 titles
+#   Benchmarks/keystrokes.sh --rows 10000000 --titles 300
+#   Benchmarks/keystrokes.sh --before e62342a --titles 200
+#
+# Installs wrk from Debian's packages when it is missing (as root). Files go to $TMPDIR/productcatalog-keystrokes.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="${TMPDIR:-/tmp}/productcatalog-keystrokes"
+rows=1000000
+titles=1000
+seed=11
+before=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --rows) rows="$2"; shift 2 ;;
+        --titles) titles="$2"; shift 2 ;;
+        --seed) seed="$2"; shift 2 ;;
+        --before) before="$2"; shift 2 ;;
+        --work) work="$2"; shift 2 ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+mkdir -p "$work"
+command -v wrk > /dev/null || { apt-get install -y -qq wrk > /dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq wrk; }; }
+
+build() {  # build REV NAME
+    local rev="$1" name="$2" tree="$root"
+    if [ -n "$rev" ]; then
+        tree="$work/tree-$name"
+        rm -rf "$tree"
+        git -C "$root" worktree add --force --detach "$tree" "$rev" >&2
+    fi
+    echo "Building catalog ($name, release) ..." >&2
+    swift build -c release --package-path "$tree" --scratch-path "$root/.build-bench-$name" --product catalog >&2
+    cp "$root/.build-bench-$name/release/catalog" "$work/catalog-$name"
+    if [ -n "$rev" ]; then git -C "$root" worktree remove --force "$tree" >&2; fi
+}
+builds=(now)
+build "" now
+if [ -n "$before" ]; then build "$before" before; builds+=(before); fi
+echo "Building the Keystrokes executable ..." >&2
+swift build -c release --package-path "$root/Benchmarks" --product Keystrokes >&2
+keys="$root/Benchmarks/.build/release/Keystrokes"
+
+cd "$work"
+csv="realistic-$rows.csv"
+[ -f "$csv" ] || "$work/catalog-now" generate --rows "$rows" --seed "$seed" --vocabulary realistic --output "$csv"
+for name in "${builds[@]}"; do
+    if [ ! -f "catalog-$name-$rows.sqlite" ] || [ "$name" = now ]; then
+        rm -f "catalog-$name-$rows.sqlite"
+        /usr/bin/time -f "%e s, %M KB peak" -o import-$name.time "$work/catalog-$name" import "$csv" --db "catalog-$name-$rows.sqlite" --quiet > /dev/null
+        echo "import ($name): $(cat import-$name.time), $(stat -c %s "catalog-$name-$rows.sqlite") bytes"
+    fi
+done
+
+echo
+echo "## In-process ($rows products)"
+"$keys" "catalog-now-$rows.sqlite" --titles "$titles" --seed "$seed" | tee inprocess.txt
+python3 - "$work/catalog-now-$rows.sqlite" "$titles" "$seed" > titles.txt <<'PY'
+import sqlite3, sys
+path, wanted, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+con = sqlite3.connect(path)
+total = con.execute("select count(*) from products").fetchone()[0]
+step = max(1, total // wanted)
+picked = []
+for index, (title,) in enumerate(con.execute("select title from products order by productId")):
+    if index % step == seed % step and title:
+        picked.append(title.replace("\n", " "))
+    if len(picked) >= wanted:
+        break
+print("\n".join(picked))
+PY
+
+for name in "${builds[@]}"; do
+    "$work/catalog-$name" serve --db "catalog-$name-$rows.sqlite" --port 0 > serve-$name.out 2>&1 &
+    server=$!
+    port=""
+    for _ in $(seq 1 100); do
+        port="$(sed -n 's/.*127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' serve-$name.out | head -n 1)"
+        [ -n "$port" ] && break
+        sleep 0.1
+    done
+    [ -n "$port" ] || { echo "catalog serve did not start" >&2; cat serve-$name.out >&2; exit 1; }
+    echo
+    echo "## Through catalog serve ($name)"
+    python3 "$root/Benchmarks/tools/type_titles.py" "$port" titles.txt --slowest 3 | tee typed-$name.txt
+    if [ "$name" = now ]; then grep '^slow:' typed-now.txt | cut -f2 > slowest.txt; fi
+    while IFS= read -r text; do
+        query="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$text")"
+        echo "wrk -t2 -c32 -d8s q=$text ($name):"
+        wrk -t2 -c32 -d8s --latency "http://127.0.0.1:$port/api/products?q=$query" | grep -E 'Requests/sec|50%|99%|Socket errors|Non-2xx' | sed 's/^/    /'
+    done < slowest.txt
+    kill "$server"
+    wait "$server" 2>/dev/null || true
+done
