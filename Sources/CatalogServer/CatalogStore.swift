@@ -1,8 +1,10 @@
+import Foundation
 import ProductCatalog
+import Synchronization
 
-/// The catalog as the server sees it: a reading side and a writing side, each on a queue of its own.
+/// The catalog as the server sees it: reading sides and a writing side, each on a queue of its own.
 ///
-/// Searches run on one serial queue with a read-only connection, edits on another with the
+/// Searches run on serial queues (one per core) with read-only connections, edits on another with the
 /// editor, so a search never waits behind an edit that waits for a lock (imports never lock the
 /// live file for long: they build beside it). An import renames a new file over the catalog, and
 /// a connection keeps reading the file it opened. So before each request each side compares the
@@ -14,7 +16,10 @@ import ProductCatalog
 public final class CatalogStore: CatalogStoring {
     /// The catalog's path.
     public let databasePath: String
-    private let reading: DatabaseQueue<ReadingSide>
+    /// One reading side per core, each with its own connection and caches: searches of several
+    /// people run side by side. A request goes to the side with the fewest requests in hand.
+    private let readers: [DatabaseQueue<ReadingSide>]
+    private let readersBusy: Mutex<[Int]>
     private let writing: DatabaseQueue<CatalogEditor?>
 
     /// Beside the catalog file: `<db>.images`.
@@ -23,8 +28,21 @@ public final class CatalogStore: CatalogStoring {
     /// A store for the catalog at `databasePath`, which need not exist yet.
     public init(databasePath: String) {
         self.databasePath = databasePath
-        reading = DatabaseQueue(label: "catalog-store.read", state: ReadingSide(databasePath: databasePath))
+        let count = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+        readers = (0..<count).map { DatabaseQueue(label: "catalog-store.read.\($0)", state: ReadingSide(databasePath: databasePath)) }
+        readersBusy = Mutex(Array(repeating: 0, count: count))
         writing = DatabaseQueue(label: "catalog-store.write", state: nil)
+    }
+
+    /// Runs `body` on the reading side with the fewest requests in hand.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (inout ReadingSide) throws -> T) async throws -> T {
+        let index = readersBusy.withLock { busy in
+            let index = busy.indices.min { busy[$0] < busy[$1] } ?? 0
+            busy[index] += 1
+            return index
+        }
+        defer { readersBusy.withLock { $0[index] -= 1 } }
+        return try await readers[index].run(body)
     }
 
     /// A page of products matching `text` (a query, or with `byPrefix` the start of a productId)
@@ -32,14 +50,14 @@ public final class CatalogStore: CatalogStoring {
     /// and for a query with words up to 10,000 (`complete` false when more match).
     public func page(_ text: String, byPrefix: Bool, filters: SearchFilters = SearchFilters(), after cursor: KeysetCursor?,
                      limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
-        try await reading.run { side in
+        try await read { side in
             try side.recovering { try $0.page(text, byPrefix: byPrefix, filters: filters, after: cursor, limit: limit) }
         }
     }
 
     /// How many of the products ``page(_:byPrefix:filters:after:limit:)`` finds have each type, color and size.
     public func facets(_ text: String, byPrefix: Bool, filters: SearchFilters = SearchFilters()) async throws -> FacetCounts? {
-        try await reading.run { side in
+        try await read { side in
             try side.recovering { side in
                 guard let search = try side.currentSearch() else { return nil }
                 return byPrefix ? try search.facets(prefix: text, filters: filters) : try search.facets(query: text, filters: filters)
@@ -49,17 +67,17 @@ public final class CatalogStore: CatalogStoring {
 
     /// The product with this productId (ASCII case ignored), if any.
     public func product(id: String) async throws -> Product? {
-        try await reading.run { side in try side.recovering { try $0.currentSearch()?.product(id: id) } }
+        try await read { side in try side.recovering { try $0.currentSearch()?.product(id: id) } }
     }
 
     /// The starred products, in productId order.
     public func favorites() async throws -> [Product] {
-        try await reading.run { side in try side.recovering { try $0.currentSearch()?.favorites() ?? [] } }
+        try await read { side in try side.recovering { try $0.currentSearch()?.favorites() ?? [] } }
     }
 
     /// The products sharing the groupId of the product `productId` (it included); nil when there is no such product.
     public func variants(of productId: String) async throws -> [Product]? {
-        try await reading.run { side in
+        try await read { side in
             try side.recovering { side in
                 guard let search = try side.currentSearch(), let product = try search.product(id: productId) else { return nil }
                 guard let groupId = product.groupId, !groupId.isEmpty else { return [product] }
@@ -70,7 +88,7 @@ public final class CatalogStore: CatalogStoring {
 
     /// The catalog's product types, the most used first.
     public func productTypes() async throws -> [String] {
-        try await reading.run { side in try side.recovering { try $0.productTypes() } }
+        try await read { side in try side.recovering { try $0.productTypes() } }
     }
 
     public func productCount() async throws -> Int {
@@ -120,7 +138,7 @@ public final class CatalogStore: CatalogStoring {
 
     /// Forgets the open connections so the next request opens the file now at the path.
     public func catalogReplaced() async {
-        _ = try? await reading.run { $0.close() }
+        for reader in readers { _ = try? await reader.run { $0.close() } }
         _ = try? await writing.run { $0 = nil }
     }
 

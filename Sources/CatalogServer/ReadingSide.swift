@@ -13,6 +13,9 @@ struct ReadingSide {
     private var watcher: Connection?
     /// Match counts by prefix or query and filters, valid while the file and its data version stay the same.
     private var counts: [CountKey: MatchCount] = [:]
+    /// Whole answers by request, valid as long as the counts are: a query many people type, or
+    /// one typed again, is answered without searching.
+    private var pages: [PageKey: (page: SearchPage, count: Int, complete: Bool)] = [:]
     private var countsVersion: Int64?
     /// The catalog's product types, valid as long as the counts are.
     private var types: [String]?
@@ -39,6 +42,16 @@ struct ReadingSide {
         var filters: SearchFilters
     }
 
+    private struct PageKey: Hashable {
+        var count: CountKey
+        var cursor: KeysetCursor?
+        var limit: Int
+    }
+
+    /// The most answers kept; past it the oldest half goes.
+    static let keptPages = 512
+    private var pageOrder: [PageKey] = []
+
     /// A page of products matching `text` (as a query, or with `byPrefix` as a productId prefix)
     /// and `filters`, and how many match in all.
     ///
@@ -49,12 +62,27 @@ struct ReadingSide {
     /// products takes seconds.
     mutating func page(_ text: String, byPrefix: Bool, filters: SearchFilters, after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int, complete: Bool) {
         guard let search = try currentSearch() else { return (SearchPage(products: [], nextCursor: nil), 0, true) }
+        try dropCachesIfChanged()
+        let key = CountKey(text: text, byPrefix: byPrefix, filters: filters)
+        let pageKey = PageKey(count: key, cursor: cursor, limit: limit)
+        if let known = pages[pageKey] { return known }
         let page = byPrefix
             ? try search.page(prefix: text, filters: filters, after: cursor, limit: limit)
             : try search.page(query: text, filters: filters, after: cursor, limit: limit)
-        try dropCachesIfChanged()
+        let answer = try counted(page, key, search)
+        if pages.count >= Self.keptPages {
+            for old in pageOrder.prefix(Self.keptPages / 2) { pages[old] = nil }
+            pageOrder.removeFirst(Self.keptPages / 2)
+        }
+        pages[pageKey] = answer
+        pageOrder.append(pageKey)
+        return answer
+    }
+
+    /// `page` with the count of all matches of `key`.
+    private mutating func counted(_ page: SearchPage, _ key: CountKey, _ search: ProductSearch) throws -> (page: SearchPage, count: Int, complete: Bool) {
+        let (text, byPrefix, filters) = (key.text, key.byPrefix, key.filters)
         let capped = !byPrefix && ProductSearch.hasWords(text)
-        let key = CountKey(text: text, byPrefix: byPrefix, filters: filters)
         let count: MatchCount
         if let known = counts[key] {
             count = known
@@ -84,6 +112,8 @@ struct ReadingSide {
         let version = try watcher?.scalarInt("PRAGMA data_version")
         if version != countsVersion {
             counts.removeAll()
+            pages.removeAll()
+            pageOrder.removeAll()
             types = nil
             countsVersion = version
         }
@@ -95,6 +125,8 @@ struct ReadingSide {
         searchIdentity = nil
         watcher = nil
         counts.removeAll()
+        pages.removeAll()
+        pageOrder.removeAll()
         types = nil
         countsVersion = nil
     }
