@@ -181,6 +181,7 @@ public struct CatalogImporter: Sendable {
                     if rowsInTransaction >= options.rowsPerTransaction {
                         rowsInTransaction = 0
                         try sink.commitAndContinue()
+                        reporter.noteCommit()
                     }
                     try reporter.reportIfDue(.writing)
                 }

@@ -20,7 +20,8 @@ public struct ImportOptions: Sendable {
     public var maxFieldBytes: Int
     /// Bytes read from the source at a time.
     public var chunkSize: Int
-    /// Rows per transaction while writing.
+    /// Rows per transaction while writing; each commit also indexes the transaction's words, as one
+    /// segment of the word index, and the import's progress counts rows at each commit.
     public var rowsPerTransaction: Int
     /// Memory for sorting rows by productId; larger inputs are sorted in runs of this size on disk.
     public var sortMemory: Int
@@ -42,7 +43,7 @@ public struct ImportOptions: Sendable {
         maxErrors: Int = 1_000,
         maxFieldBytes: Int = ProductRules.maxFieldBytes,
         chunkSize: Int = 1 << 20,
-        rowsPerTransaction: Int = 100_000,
+        rowsPerTransaction: Int = 25_000,
         sortMemory: Int = 16 << 20,
         progressInterval: Duration = .milliseconds(100)
     ) {

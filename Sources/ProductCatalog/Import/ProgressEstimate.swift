@@ -12,13 +12,20 @@ struct ProgressEstimate {
     /// Writing a row costs about this many times reading it.
     static let writeCostPerRead = 10.0
     /// Making the new catalog durable and swapping it in, as a share of reading and writing.
-    static let finishShare = 0.28
+    static let finishShare = 0.2
     /// Seconds of a phase before its own rate is trusted over the prior.
     static let settling = 0.05
 
     private var readingSeconds: Double?
     private var writingSeconds: Double?
     private var lastFraction = 0.0
+    /// Rows committed, and when: a commit also places the rows' words in the index, which costs
+    /// more than binding them, so the writing rate is measured from one commit to the last.
+    private var committed: (rows: Int, at: Double)?
+
+    mutating func noteCommit(rows: Int, at seconds: Double) {
+        committed = (rows, seconds)
+    }
 
     /// Fills in `progress`'s fraction, time left and rate; `rowsToWrite` is known once reading ends.
     mutating func update(_ progress: inout ImportProgress, rowsToWrite: Int?) {
@@ -42,8 +49,8 @@ struct ProgressEstimate {
             progress.rowsPerSecond = spent > 0 ? Double(progress.rowsInserted) / spent : 0
             let toWrite = Double(rowsToWrite ?? progress.rowsInserted)
             let writing: Double
-            if spent > Self.settling, progress.rowsInserted > 0 {
-                writing = toWrite / (Double(progress.rowsInserted) / spent)
+            if let committed, committed.rows > 0, committed.at - reading > Self.settling {
+                writing = toWrite / (Double(committed.rows) / (committed.at - reading))
             } else {
                 let perRow = progress.rowsRead > 0 ? reading / Double(progress.rowsRead) : 0
                 writing = toWrite * perRow * Self.writeCostPerRead

@@ -30,6 +30,12 @@ struct ProgressReporter {
     /// Time since the import started.
     var elapsed: Duration { clock.now - start }
 
+    /// Notes that the rows written so far are committed, their words placed in the index: the
+    /// writing rate is measured at commits, which include that work.
+    mutating func noteCommit() {
+        estimate.noteCommit(rows: counts.rowsInserted, at: elapsed.seconds)
+    }
+
     /// Sends a snapshot of the counters, in `phase`, now.
     mutating func report(_ phase: ImportProgress.Phase) {
         counts.phase = phase

@@ -67,6 +67,8 @@ final class CatalogBuild {
             let fields = ProductField.allCases.filter { insertColumns.contains($0.columnName) }
             try connection.execute(CatalogSchema.createStatements(extraColumns: extraColumns, fields: fields))
             try connection.execute(WordIndex.createStatements)
+            // One segment per transaction, merged once at the end (finishIndex), not level by level meanwhile.
+            try connection.execute("INSERT INTO \(WordIndex.table) (\(WordIndex.table), rank) VALUES ('automerge', 0)")
             wordColumns = insertColumns
             inserter = try BatchInserter(connection: connection, columns: insertColumns)
             try connection.begin(.deferred)

@@ -153,6 +153,7 @@ enum WordIndex {
         // The title keys are hashes, in no order: indexed at once, by one sort, rather than row by row.
         try connection.execute("""
             INSERT INTO \(table) (\(table)) VALUES ('optimize');
+            INSERT INTO \(table) (\(table), rank) VALUES ('automerge', 4);
             CREATE INDEX \(rowsTable)_titleKey ON \(rowsTable) (titleKey);
             """)
         try listAllTerms(connection)
