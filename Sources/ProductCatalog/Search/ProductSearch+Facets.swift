@@ -9,17 +9,17 @@ extension ProductSearch {
     /// Counting reads each match, so it stops after `cap` of them, in the search's order: the cost
     /// of a one-letter query on ten million products is then that of a query with ten thousand matches.
     /// ``FacetCounts/isComplete`` says whether it stopped.
-    public func facets(query: String, filters: SearchFilters = SearchFilters(), top: Int = 10, cap: Int = facetCap) throws -> FacetCounts {
-        try facets(query, words: true, filters: filters, top: top, cap: cap)
+    public func facets(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, top: Int = 10, cap: Int = facetCap) throws -> FacetCounts {
+        try facets(query, words: true, filters: filters, typos: typos, top: top, cap: cap)
     }
 
     /// The counts of ``facets(query:filters:top:cap:)`` among the products
     /// ``page(prefix:filters:after:limit:)`` lists.
     public func facets(prefix: String, filters: SearchFilters = SearchFilters(), top: Int = 10, cap: Int = facetCap) throws -> FacetCounts {
-        try facets(prefix, words: false, filters: filters, top: top, cap: cap)
+        try facets(prefix, words: false, filters: filters, typos: false, top: top, cap: cap)
     }
 
-    private func facets(_ query: String, words: Bool, filters: SearchFilters, top: Int, cap: Int) throws -> FacetCounts {
+    private func facets(_ query: String, words: Bool, filters: SearchFilters, typos: Bool, top: Int, cap: Int) throws -> FacetCounts {
         precondition(top >= 0, "a facet shows 0 or more values")
         precondition(cap > 0, "a count counts at least one product")
         let values = try FacetCounts.fields.map {
@@ -46,10 +46,11 @@ extension ProductSearch {
             try bindPrefixMatch(query, filters, to: byId)
             try tally(byId)
         }
-        if !more, words, let plan = try wordPlan(query), !plan.checksCandidates {
+        let plan = words && !more ? try wordPlan(query, typos: typos) : nil
+        if !more, let plan, !plan.checksCandidates {
             // Tier by tier, the values read in the same statement as the matches.
             let range = PrefixRange(prefix: query)
-            let exactRows = try exactTitleRows(plan)
+            let exactRows = plan.tiers.contains(.exactTitle) ? try exactTitleRows(plan) : []
             let exact = try exactTitles(exactRows, after: 0, excluding: range, filters: filters, limit: cap + 1)
             let read = try prepared("SELECT \(values) FROM \(CatalogSchema.table) p WHERE p.productId = ?1")
             for match in exact where !more {
@@ -61,8 +62,7 @@ extension ProductSearch {
                     counted += 1
                 }
             }
-            for tier in [WordTier.titleWords, .titleStarts, .anyField] where !more {
-                if tier == .titleStarts, !plan.titleStartsDiffers { continue }
+            for tier in plan.tiers where tier != .exactTitle && !more {
                 guard case .match(let expression) = plan.candidates(tier) else { continue }
                 let skipped = tier == .titleWords && !exactRows.isEmpty
                     ? " AND \(WordIndex.table).rowid NOT IN (\(exactRows.map(String.init).joined(separator: ",")))" : ""
@@ -73,7 +73,7 @@ extension ProductSearch {
                     try tally(byWord)
                 }
             }
-        } else if !more, words, let plan = try wordPlan(query) {
+        } else if !more, let plan {
             // Words checked one by one: the matches in the search's order, one past what the cap leaves room for.
             let matches = try wordMatches(plan, after: nil, excluding: PrefixRange(prefix: query), filters: filters,
                                           limit: cap - counted + 1)

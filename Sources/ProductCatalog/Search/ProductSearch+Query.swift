@@ -6,11 +6,13 @@ extension ProductSearch {
     /// with words starting with each, then titles, brands and types together. Within a tier, the
     /// products with fewer title words come first, then the catalog's order (see ``WordIndex``).
     ///
+    /// Then, with `typos`, the products matched only with typos, fewest first (see ``WordPlan``).
     /// A product is listed once. Each page is one range of the primary key or one seek in the word
     /// index, so a deep page costs what the first does; filters skip the products they leave out on
     /// the way. A query keeps its first ``WordQuery/maxWords`` words. A catalog without a word index
     /// of this layout (see ``hasWordIndex``) gives productId matches only.
-    public func page(query: String, filters: SearchFilters = SearchFilters(), after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
+    public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true,
+                     after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
         precondition(limit > 0, "a page holds at least one product")
         var products: [Product] = []
         let wordPosition = cursor?.wordPosition
@@ -19,7 +21,7 @@ extension ProductSearch {
             if prefixPage.nextCursor != nil { return prefixPage }
             products = prefixPage.products
         }
-        guard let plan = try wordPlan(query) else {
+        guard let plan = try wordPlan(query, typos: typos) else {
             return SearchPage(products: products, nextCursor: nil)
         }
         // One more than fits, to know whether a next page exists.
@@ -38,19 +40,19 @@ extension ProductSearch {
     /// counting stops at `limit`, and also (for a query word that starts many terms held by many
     /// products, whose matches are checked one by one) after ``countBudget`` candidates: then
     /// `isComplete` is false and `count` is how many were found, a lower bound.
-    public func countMatches(query: String, filters: SearchFilters = SearchFilters(), upTo limit: Int? = nil) throws -> MatchCount {
+    public func countMatches(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, upTo limit: Int? = nil) throws -> MatchCount {
         precondition(limit.map { $0 >= 0 } ?? true, "a count stops at 0 or more")
         let byId = try count(prefix: query, filters: filters, upTo: limit)
         if let limit, byId >= limit { return MatchCount(count: limit, isComplete: false) }
-        guard let plan = try wordPlan(query) else { return MatchCount(count: byId, isComplete: true) }
+        guard let plan = try wordPlan(query, typos: typos) else { return MatchCount(count: byId, isComplete: true) }
         let words = try countWordMatches(plan, excluding: PrefixRange(prefix: query), rangeIsEmpty: byId == 0, filters: filters,
                                          limit: limit.map { $0 - byId }, budget: limit == nil ? nil : Self.countBudget)
         return MatchCount(count: byId + words.count, isComplete: words.isComplete)
     }
 
     /// ``countMatches(query:filters:upTo:)``'s count alone: exact without `limit`, `limit` when at least that many match.
-    public func count(query: String, filters: SearchFilters = SearchFilters(), upTo limit: Int? = nil) throws -> Int {
-        try countMatches(query: query, filters: filters, upTo: limit).count
+    public func count(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, upTo limit: Int? = nil) throws -> Int {
+        try countMatches(query: query, filters: filters, typos: typos, upTo: limit).count
     }
 
     /// Candidates a count checks one by one before it gives a lower bound: about 5 ms of work.

@@ -11,13 +11,14 @@ extension ProductSearch {
         var productId: String
     }
 
-    /// The plan for the words of `query`; nil when it has none, the catalog has no word index
-    /// of this layout, or some word starts no term (so no product can match).
-    func wordPlan(_ query: String) throws -> WordPlan? {
+    /// The plan for the words of `query`, with typos allowed or not; nil when it has none, the
+    /// catalog has no word index of this layout, or no product can match its words.
+    func wordPlan(_ query: String, typos: Bool) throws -> WordPlan? {
         let words = WordQuery(query)
         guard !words.words.isEmpty, try hasWordIndex else { return nil }
         let folded = try wordTokenizer.tokens(words.text)
-        return try WordPlan(folded: folded, terms: WordTermList(search: self, isSettled: WordIndex.isSettled(connection), limits: planLimits))
+        let terms = WordTermList(search: self, isSettled: try WordIndex.isSettled(connection), limits: planLimits)
+        return try WordPlan(folded: folded, terms: terms, typos: typos)
     }
 
     /// Up to `limit` word matches of `plan` after `position` (from the first, for nil), in the
@@ -29,7 +30,8 @@ extension ProductSearch {
     func wordMatches(_ plan: WordPlan, after position: WordPosition?, excluding range: PrefixRange,
                      filters: SearchFilters, limit: Int) throws -> [WordMatch] {
         var matches: [WordMatch] = []
-        let exactRows = try exactTitleRows(plan)
+        let tiers = plan.tiers
+        let exactRows = tiers.contains(.exactTitle) ? try exactTitleRows(plan) : []
         if (position?.tier ?? .exactTitle) == .exactTitle, !exactRows.isEmpty {
             matches = try exactTitles(exactRows, after: position?.row ?? 0, excluding: range, filters: filters, limit: limit)
             if matches.count >= limit { return matches }
@@ -38,8 +40,7 @@ extension ProductSearch {
         if plan.checksCandidates {
             return matches + (try checkedMatches(plan, after: rest, excluding: range, filters: filters, limit: limit - matches.count))
         }
-        for tier in [WordTier.titleWords, .titleStarts, .anyField] where tier >= (rest?.tier ?? .titleWords) {
-            if tier == .titleStarts, !plan.titleStartsDiffers { continue }
+        for tier in tiers where tier != .exactTitle && tier >= (rest?.tier ?? .titleWords) {
             let after = rest?.tier == tier ? rest?.row ?? 0 : 0
             matches += try matchesOf(tier, of: plan, after: after, excluding: range, exactRows: exactRows,
                                      filters: filters, limit: limit - matches.count)

@@ -22,6 +22,10 @@ public final class ProductSearch {
     var planLimits = WordPlan.Limits()
     /// The count of word matches the last page's pass over checked candidates saw whole, for the count that follows it.
     var lastCheckedCount: (words: [String], filters: SearchFilters, range: PrefixRange, count: Int)?
+    /// The term list in memory, read at the first typo search.
+    private var dictionary: TermDictionary?
+    /// Near terms already found, by word, allowance and kind: typing repeats the earlier words.
+    private var nearFound: [String: [TermDictionary.Near]] = [:]
 
     /// Opens the catalog at `databasePath` for reading.
     public init(databasePath: String) throws {
@@ -153,6 +157,21 @@ public final class ProductSearch {
             tokenizer = made
             return made
         }
+    }
+
+    /// The terms (or starts of terms) within `allowance` edits of the folded `word`.
+    func nearTerms(_ word: String, within allowance: Int, asPrefix: Bool) throws -> [TermDictionary.Near] {
+        let version = try WordIndex.termsVersion(connection)
+        if dictionary?.version != version {
+            dictionary = try TermDictionary(connection: connection, version: version)
+            nearFound.removeAll()
+        }
+        let key = "\(asPrefix ? "p" : "w")\(allowance)\u{0}" + word
+        if let found = nearFound[key] { return found }
+        let found = dictionary!.near(word, within: allowance, asPrefix: asPrefix)
+        if nearFound.count >= 1_024 { nearFound.removeAll() }
+        nearFound[key] = found
+        return found
     }
 
     func prepared(_ sql: String) throws -> Statement {

@@ -1,23 +1,32 @@
 /// How a query's words are looked up in the word index: the FTS5 queries that list each tier's
 /// candidates, and whether those must be checked one by one.
 ///
-/// FTS5 (as of SQLite 3.40) answers a prefix query `"in"*` only after merging the rows of every
-/// term starting with `in`: on a catalog with a real vocabulary, thousands of terms and a third
-/// of a second. So each query word is first looked up in the index's term list (``WordIndex``):
+/// FTS5 (as of SQLite 3.40) answers a prefix query `"ab"*` only after merging the rows of every
+/// term starting with `ab`, unless its prefix index holds starts of that length (one and two
+/// characters here): on a catalog with a real vocabulary, a longer start of thousands of terms
+/// took a third of a second. So each query word is first looked up in the index's term list
+/// (``WordIndex``):
 /// - a word that starts few terms (``Limits/maxListedTerms``) becomes those terms, which FTS5 reads
 ///   lazily, row by row, stopping once a page is full;
+/// - a start of one or two characters reads the prefix index: one list;
 /// - a word that starts many terms held by few products becomes the prefix query, whose merge
 ///   then costs little;
-/// - a word that starts many terms held by many products (``Limits/broadProducts``), such as a first
-///   letter, is left out of the FTS5 query: the candidates the other words give (or all products,
-///   in the index's order) are checked against it one by one, and since it matches many products,
-///   a page's worth is found after few of them.
+/// - a word that starts many terms held by many products (``Limits/broadProducts``) is looked up
+///   by its first two characters, and each candidate's words are checked against it
+///   (``WordTierCheck``): since it matches many products, a page's worth is found after few.
+///
+/// **Typos.** A word of 5 or more letters with no digit may also be misspelt: terms one edit
+/// away (two from 9 letters) match it, and for the last word, terms that start with something
+/// that close to it (``TermDictionary``). Such matches come after every tier without typos, in
+/// tiers of one typo, two, and more (``WordTier``). A query with a broad word has no typo tiers.
 struct WordPlan {
     /// What one folded query word starts in the index.
     enum Starts: Equatable {
+        /// No term starts with it.
+        case nothing
         /// The terms it starts, few enough to match one by one.
         case terms([String])
-        /// Many terms, held by few products: FTS5's prefix query.
+        /// Many terms, held by few products, or a start the prefix index holds: FTS5's prefix query.
         case prefixQuery
         /// Many terms held by many products: checked on each candidate instead.
         case broad
@@ -27,9 +36,12 @@ struct WordPlan {
     struct Word {
         /// As the index folds it.
         var folded: String
-        /// Whether it is a term of the index (nil: not known, the term list is not settled).
+        /// Whether it is a term of the index (true when not known: the term list is not settled).
         var isTerm: Bool
         var starts: Starts
+        /// The terms (or, for the last word, the starts of terms) near it, with their distance;
+        /// empty when it may have no typo.
+        var near: [TermDictionary.Near] = []
     }
 
     /// The candidates of a tier.
@@ -62,21 +74,50 @@ struct WordPlan {
     /// True when some word is checked on each candidate rather than looked up.
     var checksCandidates: Bool { words.contains { $0.starts == .broad } }
 
-    /// The plan for the folded words of a query; nil when it has none or some word starts no term.
-    init?(folded: [String], terms: WordTermList) throws {
+    /// True when no product matches the words without a typo.
+    private var needsTypos: Bool { words.contains { $0.starts == .nothing } }
+
+    /// How many typos a folded word may have: none with a digit or fewer than 5 letters, one from 5, two from 9.
+    static func typoAllowance(_ word: String) -> Int {
+        let scalars = word.unicodeScalars
+        if scalars.contains(where: { $0.properties.numericType != nil }) { return 0 }
+        return scalars.count >= 9 ? 2 : scalars.count >= 5 ? 1 : 0
+    }
+
+    /// The plan for the folded words of a query; nil when no product can match them (no words,
+    /// or a word that starts no term and has no near one).
+    init?(folded: [String], terms: WordTermList, typos: Bool) throws {
         guard !folded.isEmpty else { return nil }
         var words: [Word] = []
-        for word in folded {
-            guard let looked = try terms.lookUp(word) else { return nil }
-            words.append(looked)
+        for word in folded { words.append(try terms.lookUp(word)) }
+        if typos, !words.contains(where: { $0.starts == .broad }) {
+            for index in words.indices {
+                let allowance = Self.typoAllowance(words[index].folded)
+                guard allowance > 0 else { continue }
+                words[index].near = try terms.near(words[index].folded, within: allowance, asPrefix: index == words.count - 1)
+                    .filter { $0.distance > 0 }
+            }
         }
+        guard !words.contains(where: { $0.starts == .nothing && $0.near.isEmpty }) else { return nil }
         self.words = words
         exactKey = WordPlacement.key(ofWords: folded)
     }
 
-    /// The candidates of `tier`: exactly its products when no word is broad (``WordTier/titleStarts``
-    /// and ``WordTier/anyField`` leave out the tiers before them), a superset to check otherwise.
-    /// ``WordTier/exactTitle`` is found by title key, not here.
+    /// The tiers this plan can list, in order (the exact titles first).
+    var tiers: [WordTier] {
+        var tiers: [WordTier] = needsTypos ? [] : [.exactTitle, .titleWords]
+        if !needsTypos, titleStartsDiffers { tiers.append(.titleStarts) }
+        if !needsTypos { tiers.append(.anyField) }
+        let most = words.reduce(0) { $0 + ($1.near.map(\.distance).max() ?? 0) }
+        if most >= 1 { tiers.append(.oneTypo) }
+        if most >= 2 { tiers.append(.twoTypos) }
+        if most >= 3 { tiers.append(.moreTypos) }
+        return tiers
+    }
+
+    /// The candidates of `tier`: exactly its products when no word is broad (each tier leaves out
+    /// those before it), a superset to check otherwise. ``WordTier/exactTitle`` is found by title
+    /// key, not here.
     func candidates(_ tier: WordTier) -> Candidates {
         switch tier {
         case .exactTitle:
@@ -89,12 +130,20 @@ struct WordPlan {
         case .anyField:
             guard !checksCandidates else { return anyField }
             return Self.excluding(anyField, titleStarts)
+        case .oneTypo:
+            return Self.excluding(withTypos(upTo: 1), anyField)
+        case .twoTypos:
+            return Self.excluding(withTypos(upTo: 2), withTypos(upTo: 1))
+        case .moreTypos:
+            return Self.excluding(withTypos(upTo: Int.max), withTypos(upTo: 2))
         }
     }
 
     /// The candidates of every tier together: exactly the products that match when no word is
     /// broad, a superset to check otherwise.
-    var allTiers: Candidates { anyField }
+    var allTiers: Candidates {
+        words.contains { !$0.near.isEmpty } ? withTypos(upTo: Int.max) : anyField
+    }
 
     /// True when ``WordTier/titleStarts`` can hold products ``WordTier/titleWords`` does not:
     /// some word before the last starts a term other than itself, or is no term at all.
@@ -112,17 +161,62 @@ struct WordPlan {
             guard word.isTerm else { return .none }
             parts.append(WordQuery.quoted(word.folded))
         }
-        if let last = words.last, let starts = Self.expression(last.starts, last.folded) { parts.append(starts) }
+        if let last = words.last {
+            if last.starts == .nothing { return .none }
+            if let starts = Self.expression(last.starts, last.folded) { parts.append(starts) }
+        }
         return Self.inTitle(parts)
     }
 
     private var titleStarts: Candidates {
-        Self.inTitle(words.compactMap { Self.expression($0.starts, $0.folded) })
+        guard !needsTypos else { return .none }
+        return Self.inTitle(words.compactMap { Self.expression($0.starts, $0.folded) })
     }
 
     private var anyField: Candidates {
+        guard !needsTypos else { return .none }
         let parts = words.compactMap { Self.expression($0.starts, $0.folded) }
         return parts.isEmpty ? .all : .match(parts.joined(separator: " AND "))
+    }
+
+    /// The products whose words match with at most `most` typos in all (each word within its own
+    /// allowance), in any field.
+    private func withTypos(upTo most: Int) -> Candidates {
+        // Each word's largest distance, and every way to share `most` among the words that are
+        // not dominated by another (a word's matches within d include those within less).
+        let largest = words.map { $0.near.map(\.distance).max() ?? 0 }
+        var shares: [[Int]] = [[]]
+        for limit in largest {
+            shares = shares.flatMap { share in (0...limit).map { share + [$0] } }
+                .filter { $0.reduce(0, +) <= most }
+        }
+        let maximal = shares.filter { share in
+            !shares.contains { other in other != share && zip(other, share).allSatisfy { $0 >= $1 } }
+        }
+        var clauses: [String] = []
+        for share in maximal {
+            var parts: [String] = []
+            var possible = true
+            for (index, distance) in share.enumerated() {
+                guard let part = Self.expression(words[index], within: distance, isLast: index == words.count - 1) else {
+                    possible = false
+                    break
+                }
+                parts.append(part)
+            }
+            if possible, !parts.isEmpty { clauses.append("(" + parts.joined(separator: " AND ") + ")") }
+        }
+        return clauses.isEmpty ? .none : .match(clauses.joined(separator: " OR "))
+    }
+
+    /// The FTS5 expression for what `word` matches within `distance` typos; nil when nothing does.
+    private static func expression(_ word: Word, within distance: Int, isLast: Bool) -> String? {
+        var parts: [String] = []
+        if word.starts != .nothing, let exact = expression(word.starts, word.folded) { parts.append(exact) }
+        for near in word.near where near.distance <= distance {
+            parts.append(WordQuery.quoted(near.text) + (isLast ? "*" : ""))
+        }
+        return parts.isEmpty ? nil : "(" + parts.joined(separator: " OR ") + ")"
     }
 
     private static func inTitle(_ parts: [String]) -> Candidates {
@@ -140,77 +234,13 @@ struct WordPlan {
 
     /// The FTS5 expression for the terms `word` starts; for a broad word, the terms its first
     /// ``WordIndex/indexedPrefixLength`` characters start (read from FTS5's prefix index, a superset
-    /// that candidates are then checked against).
+    /// that candidates are then checked against); nil when it starts nothing.
     private static func expression(_ starts: Starts, _ word: String) -> String? {
         switch starts {
+        case .nothing: nil
         case .terms(let terms): "(" + terms.map(WordQuery.quoted).joined(separator: " OR ") + ")"
         case .prefixQuery: WordQuery.quoted(word) + "*"
         case .broad: WordQuery.quoted(String(word.unicodeScalars.prefix(WordIndex.indexedPrefixLength))) + "*"
         }
-    }
-}
-
-/// The word index's term list, as a plan reads it.
-struct WordTermList {
-    let search: ProductSearch
-    /// False while products wait to be settled: new terms may be missing from the list.
-    let isSettled: Bool
-    let limits: WordPlan.Limits
-
-    /// What `word` stands for; nil when no term starts with it.
-    func lookUp(_ word: String) throws -> WordPlan.Word? {
-        guard isSettled else { return WordPlan.Word(folded: word, isTerm: true, starts: .prefixQuery) }
-        let listed = try terms(startingWith: word, limit: limits.maxListedTerms + 1)
-        if listed.isEmpty { return nil }
-        let isTerm = listed.first?.utf8.elementsEqual(word.utf8) == true
-        if listed.count <= limits.maxListedTerms { return WordPlan.Word(folded: word, isTerm: isTerm, starts: .terms(listed)) }
-        // FTS5 keeps a prefix index of the shortest starts: one lookup, whatever they match.
-        if word.unicodeScalars.count <= WordIndex.indexedPrefixLength { return WordPlan.Word(folded: word, isTerm: isTerm, starts: .prefixQuery) }
-        let products = try estimatedProducts(startingWith: word)
-        return WordPlan.Word(folded: word, isTerm: isTerm, starts: products > limits.broadProducts ? .broad : .prefixQuery)
-    }
-
-    /// Up to `limit` terms that start with `prefix`, in order.
-    private func terms(startingWith prefix: String, limit: Int) throws -> [String] {
-        let statement = try search.prepared("SELECT term FROM \(WordIndex.termsTable) WHERE term >= ?1 AND term < ?2 ORDER BY term LIMIT ?3")
-        return try statement.using {
-            try statement.bind(1, prefix)
-            try statement.bind(2, utf8: Self.upperBound(prefix))
-            try statement.bind(3, Int64(limit))
-            var terms: [String] = []
-            while try statement.step() { terms.append(statement.text(at: 0) ?? "") }
-            return terms
-        }
-    }
-
-    /// The products holding a term that starts with `prefix`, summed over the terms (an upper
-    /// bound): from the counted starts for a short prefix, by counting for a long one, or
-    /// `Int.max` when it starts more than ``WordPlan/Limits/maxCountedTerms`` terms.
-    private func estimatedProducts(startingWith prefix: String) throws -> Int {
-        if prefix.unicodeScalars.count <= WordIndex.countedPrefixLength {
-            let statement = try search.prepared("SELECT docs FROM \(WordIndex.prefixesTable) WHERE prefix = ?1")
-            return try statement.using {
-                try statement.bind(1, prefix)
-                return try statement.step() ? Int(statement.int64(at: 0)) : 0
-            }
-        }
-        let statement = try search.prepared("""
-            SELECT count(*), sum(docs) FROM (SELECT docs FROM \(WordIndex.termsTable) WHERE term >= ?1 AND term < ?2 LIMIT ?3)
-            """)
-        return try statement.using {
-            try statement.bind(1, prefix)
-            try statement.bind(2, utf8: Self.upperBound(prefix))
-            try statement.bind(3, Int64(limits.maxCountedTerms + 1))
-            guard try statement.step() else { return 0 }
-            return statement.int64(at: 0) > limits.maxCountedTerms ? Int.max : Int(statement.int64(at: 1))
-        }
-    }
-
-    /// The prefix with its last byte raised by one: terms are compared byte by byte, and the last
-    /// byte of UTF-8 text is never 0xFF, so it bounds the terms that start with the prefix.
-    static func upperBound(_ prefix: String) -> [UInt8] {
-        var upper = Array(prefix.utf8)
-        upper[upper.count - 1] += 1
-        return upper
     }
 }

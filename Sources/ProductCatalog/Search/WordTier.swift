@@ -5,17 +5,24 @@
 /// - ``exactTitle``: the title's words are exactly the query's words, in order;
 /// - ``titleWords``: every query word is a word of the title, the last one the start of one;
 /// - ``titleStarts``: every query word starts a word of the title;
-/// - ``anyField``: every query word starts a word of the title, brand or type.
+/// - ``anyField``: every query word starts a word of the title, brand or type;
+/// - ``oneTypo``, ``twoTypos``, ``moreTypos``: the same, with that many typos in all (see ``WordPlan``).
 ///
 /// A product is listed once, in the best tier it meets. Within a tier, products with fewer title
 /// words come first, then the catalog's order (see ``WordIndex``).
 public enum WordTier: Int, Sendable, CaseIterable, Comparable {
     case exactTitle = 1, titleWords, titleStarts, anyField
+    /// Matched with one typo in all (see ``WordPlan``), in any field.
+    case oneTypo
+    /// Matched with two typos in all.
+    case twoTypos
+    /// Matched with three or more.
+    case moreTypos
 
     public static func < (a: WordTier, b: WordTier) -> Bool { a.rawValue < b.rawValue }
 
-    /// The best tier a product with these folded title words and other (brand and type) words
-    /// meets for the folded query `words` (the last one a prefix); nil when it meets none.
+    /// The best tier without typos a product with these folded title words and other (brand and
+    /// type) words meets for the folded query `words` (the last one a prefix); nil when it meets none.
     static func of(title: [String], other: [String], words: [String]) -> WordTier? {
         guard let last = words.last else { return nil }
         let whole = words.dropLast()

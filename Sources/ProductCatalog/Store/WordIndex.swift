@@ -180,6 +180,7 @@ enum WordIndex {
         }
         statements += "\nDELETE FROM \(pendingTable);"
         try connection.execute(statements)
+        try bumpTermsVersion(connection)
     }
 
     // MARK: - Later writes
@@ -253,6 +254,20 @@ enum WordIndex {
         }
         try setNextPlace(next, connection)
         try connection.execute("DELETE FROM \(pendingTable)")
+        try bumpTermsVersion(connection)
+    }
+
+    /// A number that changes whenever terms may have been added to the list: a search that keeps
+    /// the terms in memory (``TermDictionary``) reads them again when it changed.
+    static func termsVersion(_ connection: Connection) throws -> Int64 {
+        try connection.scalarInt("SELECT value FROM \(metaTable) WHERE name = 'termsVersion'") ?? 0
+    }
+
+    private static func bumpTermsVersion(_ connection: Connection) throws {
+        try connection.execute("""
+            INSERT INTO \(metaTable) (name, value) VALUES ('termsVersion', 1)
+              ON CONFLICT (name) DO UPDATE SET value = value + 1
+            """)
     }
 
     /// Gives a catalog an index of this layout, built from its products, and the triggers that

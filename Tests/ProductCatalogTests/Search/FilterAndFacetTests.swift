@@ -55,7 +55,7 @@ import Testing
     /// The products `query` finds, in the documented order: productId matches, then word matches.
     static func model(_ all: [Product], _ query: String) -> [Product] {
         let byId = Dictionary(uniqueKeysWithValues: all.map { ($0.productId.lowercased(), $0) })
-        return WordSearchTests.modelResult(all, query).compactMap { byId[$0.lowercased()] }
+        return TypoSearchTests.modelResult(all, query).compactMap { byId[$0.lowercased()] }
     }
 
     /// A catalog of `rows` generated products, every product in search order, and a search on it.

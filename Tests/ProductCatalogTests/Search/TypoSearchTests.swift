@@ -1,0 +1,142 @@
+import FeedGenerator
+import Foundation
+import Testing
+@testable import ProductCatalog
+
+/// Typo tolerance: matches one or two edits away, after every tier without typos, fewest first.
+@Suite struct TypoSearchTests {
+    /// Edit distance with neighbouring characters swapped counting one (the restricted Damerau form), over Unicode scalars.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { rows[i][0] = i }
+        for j in 0...b.count { rows[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1) }
+            }
+        }
+        return rows[a.count][b.count]
+    }
+
+    /// How far `word` is from the nearest start of `token`: the least distance from `word` to any
+    /// prefix of `token`, the smallest entry of the last row of one table.
+    static func prefixDistance(_ word: String, _ token: String) -> Int {
+        let a = Array(word.unicodeScalars), b = Array(token.unicodeScalars)
+        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { rows[i][0] = i }
+        for j in 0...b.count { rows[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1) }
+            }
+        }
+        return rows[a.count].min()!
+    }
+
+    static func allowance(_ word: String) -> Int {
+        if word.contains(where: \.isNumber) { return 0 }
+        return word.unicodeScalars.count >= 9 ? 2 : word.unicodeScalars.count >= 5 ? 1 : 0
+    }
+
+    /// The model's tier: those of ``WordSearchTests/modelTier(_:_:)``, then 5, 6 or 7 for one, two
+    /// or more typos in all (each word at its nearest token of any field, within its allowance).
+    static func modelTier(_ product: Product, _ query: [String]) -> Int? {
+        if let tier = WordSearchTests.modelTier(product, query) { return tier }
+        let tokens = WordSearchTests.words(product.title) + WordSearchTests.words(product.brand) + WordSearchTests.words(product.productType)
+        // Words that may have no typo decide first, and cheaply.
+        for word in query where allowance(word) == 0 {
+            guard tokens.contains(where: { $0.hasPrefix(word) }) else { return nil }
+        }
+        var total = 0
+        for (index, word) in query.enumerated() {
+            let isLast = index == query.count - 1
+            let best = tokens.map { token in
+                if token.hasPrefix(word) { return 0 }
+                return isLast ? prefixDistance(word, token) : distance(word, token)
+            }.min() ?? Int.max
+            guard best <= allowance(word) else { return nil }
+            total += best
+        }
+        return total == 0 ? nil : min(4 + total, 7)
+    }
+
+    static func modelResult(_ all: [Product], _ query: String) -> [String] {
+        let range = PrefixRange(prefix: query)
+        func byId(_ product: Product) -> Bool {
+            let key = product.productId.utf8.map(ProductIdOrder.fold)
+            return !key.lexicographicallyPrecedes(range.lower) && (range.upper.map { key.lexicographicallyPrecedes($0) } ?? true)
+        }
+        let folded = Array(WordSearchTests.words(query).prefix(WordQuery.maxWords))
+        let ranked = all.enumerated().compactMap { place, product -> (tier: Int, words: Int, place: Int, id: String)? in
+            guard !byId(product), let tier = modelTier(product, folded) else { return nil }
+            return (tier, min(max(WordSearchTests.words(product.title).count, 1), 62), place, product.productId)
+        }.sorted { ($0.tier, $0.words, $0.place) < ($1.tier, $1.words, $1.place) }
+        return all.filter(byId).map(\.productId) + ranked.map(\.id)
+    }
+
+    /// `text` with a typo of each kind in turn in its first word of 5 letters or more.
+    static func misspellings(_ text: String) -> [String] {
+        var words = text.split(separator: " ").map(String.init)
+        guard let index = words.firstIndex(where: { $0.count >= 5 && $0.allSatisfy(\.isLetter) }) else { return [] }
+        let letters = Array(words[index])
+        var swapped = letters; swapped.swapAt(1, 2)
+        var dropped = letters; dropped.remove(at: 2)
+        var doubled = letters; doubled.insert(letters[2], at: 2)
+        var changed = letters; changed[3] = changed[3] == "x" ? "q" : "x"
+        return [swapped, dropped, doubled, changed].map { variant in
+            words[index] = String(variant)
+            return words.joined(separator: " ")
+        }
+    }
+
+    @Test func typoMatchesAgreeWithAPlainModelOfEditDistance() throws {
+        let (fixture, all, _) = try WordSearchTests.realisticCatalog(rows: 700)
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        var queries: [String] = []
+        for product in all.enumerated().filter({ $0.offset % 70 == 3 }).map(\.element) {
+            for misspelt in Self.misspellings(product.title ?? "") {
+                queries.append(misspelt)
+                // The last word typed halfway, and a word more.
+                let words = misspelt.split(separator: " ")
+                queries.append(words.prefix(2).joined(separator: " "))
+                if let last = words.last, last.count > 2 { queries.append(words.dropLast().joined(separator: " ") + " " + last.prefix(2)) }
+            }
+        }
+        #expect(queries.count > 30)
+        for query in queries {
+            let expected = Self.modelResult(all, query)
+            #expect(try search.allPages(query: query, pageSize: 20) == expected, "query \(query)")
+            #expect(try search.count(query: query) == expected.count, "query \(query)")
+        }
+    }
+
+    @Test func aMisspeltTitleFindsItsProductAndTyposCanBeTurnedOff() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV("""
+            productId,title,brand
+            T1,Linen Shirt,Acme
+            T2,Ceramic Mug 80g,
+            T3,Shirtwaist Dress,
+            T4,Mug,
+
+            """)
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        #expect(try search.allPages(query: "shrit") == ["T1", "T3"], "shrit is shirt with two letters swapped")
+        #expect(try search.allPages(query: "linen shrit") == ["T1"])
+        #expect(try search.allPages(query: "linnen shirt") == ["T1"], "a letter too many")
+        #expect(try search.allPages(query: "lnen shirt") == [], "four letters: no typo allowed")
+        #expect(try search.allPages(query: "cermic") == ["T2"])
+        #expect(try search.page(query: "shrit", typos: false).products.isEmpty)
+        #expect(try search.count(query: "shrit", typos: false) == 0)
+        // No typos on words with digits, on short words, or on productIds.
+        #expect(try search.allPages(query: "80x") == [])
+        #expect(try search.allPages(query: "mgu") == [])
+        #expect(try search.allPages(query: "T5") == [])
+        // Exact matches first, then the typos.
+        #expect(try search.allPages(query: "shirt") == ["T1", "T3"])
+        #expect(try search.allPages(query: "shirtwaist dres") == ["T3"])
+    }
+}
