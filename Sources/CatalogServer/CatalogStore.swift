@@ -48,19 +48,19 @@ public final class CatalogStore: CatalogStoring {
     /// A page of products matching `text` (a query, or with `byPrefix` the start of a productId)
     /// and `filters`, and how many match in all: exactly for a prefix or a query without words,
     /// and for a query with words up to 10,000 (`complete` false when more match).
-    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters = SearchFilters(), after cursor: KeysetCursor?,
+    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
                      limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
         try await read { side in
-            try side.recovering { try $0.page(text, byPrefix: byPrefix, filters: filters, after: cursor, limit: limit) }
+            try side.recovering { try $0.page(text, byPrefix: byPrefix, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit) }
         }
     }
 
     /// How many of the products ``page(_:byPrefix:filters:after:limit:)`` finds have each type, color and size.
-    public func facets(_ text: String, byPrefix: Bool, filters: SearchFilters = SearchFilters()) async throws -> FacetCounts? {
+    public func facets(_ text: String, byPrefix: Bool, filters: SearchFilters = SearchFilters(), typos: Bool = true) async throws -> FacetCounts? {
         try await read { side in
             try side.recovering { side in
                 guard let search = try side.currentSearch() else { return nil }
-                return byPrefix ? try search.facets(prefix: text, filters: filters) : try search.facets(query: text, filters: filters)
+                return byPrefix ? try search.facets(prefix: text, filters: filters) : try search.facets(query: text, filters: filters, typos: typos)
             }
         }
     }

@@ -8,10 +8,10 @@ public protocol CatalogStoring: Sendable {
 
     /// A page of products matching `text` (a query, or with `byPrefix` the start of a productId)
     /// and `filters`, and how many match in all, `complete` false when counting stopped early.
-    func page(_ text: String, byPrefix: Bool, filters: SearchFilters, after cursor: KeysetCursor?,
+    func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
               limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool)
-    /// How many of the products ``page(_:byPrefix:filters:after:limit:)`` finds have each type, color and size.
-    func facets(_ text: String, byPrefix: Bool, filters: SearchFilters) async throws -> FacetCounts?
+    /// How many of the products ``page(_:byPrefix:filters:typos:sort:after:limit:)`` finds have each type, color and size.
+    func facets(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool) async throws -> FacetCounts?
     /// The product with this productId (ASCII case ignored), if any.
     func product(id: String) async throws -> Product?
     /// The starred products, in productId order.
@@ -34,4 +34,12 @@ public protocol CatalogStoring: Sendable {
     func handEditsSinceImport() async throws -> Int
     /// Called when this server's own import replaced the catalog.
     func catalogReplaced() async
+}
+
+extension CatalogStoring {
+    /// A page in the search's own order, typos allowed.
+    func page(_ text: String, byPrefix: Bool, filters: SearchFilters = SearchFilters(), after cursor: KeysetCursor?,
+              limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
+        try await page(text, byPrefix: byPrefix, filters: filters, typos: true, sort: .relevance, after: cursor, limit: limit)
+    }
 }

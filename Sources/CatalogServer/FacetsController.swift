@@ -16,7 +16,7 @@ struct FacetsController<Context: RequestContext> {
     /// all matches or, past 10,000, the first 10,000 (`"complete": false`).
     @Sendable func counts(request: Request, context: Context) async throws -> Response {
         let search = try SearchParameters(FormQuery(request.uri.query))
-        let counts = try await store.facets(search.text, byPrefix: search.byPrefix, filters: search.filters) ?? .noMatches
+        let counts = try await store.facets(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos) ?? .noMatches
         return JSONResponse.response(counts.jsonValue)
     }
 }

@@ -21,8 +21,14 @@ public actor PostgresCatalogStore: CatalogStoring {
         self.imagesFolder = imagesFolder
     }
 
-    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters, after cursor: KeysetCursor?,
+    /// Typos and sort orders other than relevance are the catalog file's alone, so far: a query
+    /// matches as typed, and a sort is refused with a message.
+    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
                      limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
+        guard sort == .relevance else {
+            throw APIError(.badRequest, "A catalog on PostgreSQL lists matches in productId order only; sorting by \(sort.rawValue) needs a catalog file.",
+                           fields: ["sort": "Leave out sort on a PostgreSQL catalog."])
+        }
         let cap = ReadingSide.queryCountCap
         return try await reading((SearchPage(products: [], nextCursor: nil), 0, true)) { search in
             if byPrefix {
@@ -36,7 +42,7 @@ public actor PostgresCatalogStore: CatalogStoring {
         }
     }
 
-    public func facets(_ text: String, byPrefix: Bool, filters: SearchFilters) async throws -> FacetCounts? {
+    public func facets(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool) async throws -> FacetCounts? {
         try await reading(nil) { search in
             byPrefix ? try await search.facets(prefix: text, filters: filters) : try await search.facets(query: text, filters: filters)
         }

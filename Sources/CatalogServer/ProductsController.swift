@@ -47,7 +47,8 @@ struct ProductsController<Context: RequestContext> {
             }
             cursor = value
         }
-        let (page, count, complete) = try await store.page(search.text, byPrefix: search.byPrefix, filters: search.filters, after: cursor, limit: limit)
+        let (page, count, complete) = try await store.page(search.text, byPrefix: search.byPrefix, filters: search.filters,
+                                                           typos: search.typos, sort: search.sort, after: cursor, limit: limit)
         guard case .object(var members) = page.jsonValue else { return JSONResponse.response(page.jsonValue) }
         members.append(.init("count", .int(count)))
         members.append(.init("countComplete", .bool(complete)))

@@ -40,10 +40,12 @@ struct ReadingSide {
         var text: String
         var byPrefix: Bool
         var filters: SearchFilters
+        var typos: Bool
     }
 
     private struct PageKey: Hashable {
         var count: CountKey
+        var sort: SearchSort
         var cursor: KeysetCursor?
         var limit: Int
     }
@@ -60,15 +62,16 @@ struct ReadingSide {
     /// matches are checked one by one (``ProductSearch/countBudget``), with `complete` false and
     /// the count a lower bound: counting every word match of a common word on ten million
     /// products takes seconds.
-    mutating func page(_ text: String, byPrefix: Bool, filters: SearchFilters, after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int, complete: Bool) {
+    mutating func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool = true, sort: SearchSort = .relevance,
+                       after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int, complete: Bool) {
         guard let search = try currentSearch() else { return (SearchPage(products: [], nextCursor: nil), 0, true) }
         try dropCachesIfChanged()
-        let key = CountKey(text: text, byPrefix: byPrefix, filters: filters)
-        let pageKey = PageKey(count: key, cursor: cursor, limit: limit)
+        let key = CountKey(text: text, byPrefix: byPrefix, filters: filters, typos: typos)
+        let pageKey = PageKey(count: key, sort: sort, cursor: cursor, limit: limit)
         if let known = pages[pageKey] { return known }
         let page = byPrefix
             ? try search.page(prefix: text, filters: filters, after: cursor, limit: limit)
-            : try search.page(query: text, filters: filters, after: cursor, limit: limit)
+            : try search.page(query: text, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit)
         let answer = try counted(page, key, search)
         if pages.count >= Self.keptPages {
             for old in pageOrder.prefix(Self.keptPages / 2) { pages[old] = nil }
@@ -89,7 +92,7 @@ struct ReadingSide {
         } else {
             count = byPrefix
                 ? MatchCount(count: try search.count(prefix: text, filters: filters), isComplete: true)
-                : try search.countMatches(query: text, filters: filters, upTo: capped ? Self.queryCountCap + 1 : nil)
+                : try search.countMatches(query: text, filters: filters, typos: key.typos, upTo: capped ? Self.queryCountCap + 1 : nil)
             if counts.count >= 256 { counts.removeAll() }
             counts[key] = count
         }

@@ -10,6 +10,10 @@ struct SearchParameters {
     /// True for `prefix=`: productIds starting with `text`, and no word matches.
     var byPrefix: Bool
     var filters: SearchFilters
+    /// `typos=0` turns typo tolerance off (words must match as typed).
+    var typos = true
+    /// `sort=`: relevance (the default), price, -price, title or newest.
+    var sort = SearchSort.relevance
 
     /// The longest `prefix`, or filter value: a productId's limit, which a useful one never passes.
     static var maxQueryBytes: Int { ProductRules.maxProductIdBytes }
@@ -21,7 +25,7 @@ struct SearchParameters {
 
     /// The parameters of `query`; throws a 400 naming the parameter at fault.
     init(_ query: FormQuery) throws {
-        let names = ["q", "prefix", "type", "color", "size", "brand", "minPrice", "maxPrice", "priceBasis", "onSale"]
+        let names = ["q", "prefix", "type", "color", "size", "brand", "minPrice", "maxPrice", "priceBasis", "onSale", "typos", "sort"]
         for name in names where query.undecodable.contains(name) {
             throw APIError(.badRequest, "\(name) is not valid percent-encoded UTF-8; encode it with encodeURIComponent.",
                            fields: [name: "Encode it as UTF-8 with encodeURIComponent."])
@@ -68,6 +72,18 @@ struct SearchParameters {
                                fields: ["priceBasis": "Use effective or list."])
             }
             filters.priceBasis = basis
+        }
+        switch query["typos"] {
+        case nil, "", "1", "true": typos = true
+        case "0", "false": typos = false
+        default:
+            throw APIError(.badRequest, "typos must be 1 (near words match too, the default) or 0 (words as typed only).", fields: ["typos": "Use 1 or 0."])
+        }
+        if let text = query["sort"], !text.isEmpty {
+            guard let sort = SearchSort(rawValue: text) else {
+                throw APIError(.badRequest, "sort must be one of \(SearchSort.names).", fields: ["sort": "Use one of \(SearchSort.names)."])
+            }
+            self.sort = sort
         }
         switch query["onSale"] {
         case nil, "", "false", "0": filters.onSale = false

@@ -124,4 +124,5 @@ extension Catalog {
 extension DuplicatePolicy: ExpressibleByArgument {}
 extension FeedFormat: ExpressibleByArgument {}
 extension ImportMode: ExpressibleByArgument {}
+extension SearchSort: ExpressibleByArgument {}
 extension TextEncoding: ExpressibleByArgument {}

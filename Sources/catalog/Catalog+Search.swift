@@ -9,11 +9,16 @@ extension Catalog {
             abstract: "Find products by the start of their productId or by words of their title, with filters and counts.",
             discussion: """
                 catalog search QUERY lists first the products whose productId starts with QUERY \
-                (ASCII case ignored: ab finds AB12), in productId order; then those with a word \
-                starting with each word of QUERY in their title, brand or type (case and accents \
-                ignored: lin shi finds Linen Shirt, cafe finds Café), in the order the catalog \
-                indexed them: productId order for the last import, then products added since. \
-                No product is listed twice. --prefix P lists only the productIds starting with P.
+                (ASCII case ignored: ab finds AB12), in productId order; then those whose title, \
+                brand or type hold QUERY's words (case and accents ignored: lin shi finds Linen \
+                Shirt, cafe finds Café; the last word may be unfinished), best first: the title \
+                exactly QUERY; every word in the title; every word starting a word of the title; \
+                every word starting a word of the title, brand or type; within each, shorter \
+                titles first. Then, unless --exact, the products matched with typos (a word of 5 \
+                or more letters, without digits, one letter off, two from 9 letters: shrit finds \
+                shirt), fewest first. No product is listed twice. --prefix P lists only the \
+                productIds starting with P. --sort price, -price, title or newest lists the same \
+                products in that order instead. On a terminal, the words that matched are bold.
 
                 Filters narrow either: --type, --color, --size and --brand (each repeatable, any \
                 of its values), --min-price and --max-price (what the product sells for, or with \
@@ -29,6 +34,7 @@ extension Catalog {
                   catalog search "linen shirt"
                   catalog search shirt --color navy --color black --max-price 50
                   catalog search "" --type Blazer --on-sale --facets
+                  catalog search shrit --sort price
                 """)
 
         @Argument(help: "The start of a productId, or words of a title, brand or type.")
@@ -41,6 +47,12 @@ extension Catalog {
 
         @Flag(help: "After the page, count the matches' types, colors and sizes.")
         var facets = false
+
+        @Flag(help: "Match words as typed: no typo tolerance.")
+        var exact = false
+
+        @Option(help: "relevance (the default), price (cheapest first), -price, title or newest (last added first).")
+        var sort: SearchSort = .relevance
 
         @OptionGroup var database: DatabaseOptions
 
@@ -85,11 +97,14 @@ extension Catalog {
                 if truncated {
                     Terminal.standardError.write("Note: the query has more than \(WordQuery.maxWords) words; only the first \(WordQuery.maxWords) were searched for.\n")
                 }
-                Terminal.standardOutput.write(ProductTable(products: page.products).render())
+                // The table's cells are already made visible; its only control codes are its own bold ones.
+                Terminal.standardOutput.writeExactly(ProductTable(products: page.products, highlights: Terminal.standardOutput.isInteractive ? page.highlights : nil).render())
                 if let next = page.nextCursor {
                     var command = "catalog search " + (prefix != nil ? "--prefix " : "") + ShellQuoting.quote(text)
                     command += filter.arguments.map { " " + $0 }.joined()
                     if facets { command += " --facets" }
+                    if exact { command += " --exact" }
+                    if sort != .relevance { command += " --sort \(sort.rawValue)" }
                     if database.db != "catalog.sqlite" { command += " --db \(ShellQuoting.quote(database.db))" }
                     if limit != ProductSearch.defaultPageSize { command += " --limit \(limit)" }
                     command += " --after \(next)"
@@ -115,11 +130,11 @@ extension Catalog.Search {
             let page = try search.page(prefix: text, filters: filters, after: cursor, limit: limit)
             return (page, facets ? try search.facets(prefix: text, filters: filters) : nil)
         }
-        let page = try search.page(query: text, filters: filters, after: cursor, limit: limit)
+        let page = try search.page(query: text, filters: filters, typos: !exact, sort: sort, after: cursor, limit: limit)
         if !text.isEmpty, try !search.hasWordIndex {
-            Terminal.standardError.write("Note: this catalog was made before word search, so only productIds starting with \(ShellQuoting.quote(text)) were searched. Import the file again, or add or edit a product, to index its words.\n")
+            Terminal.standardError.write("Note: this catalog was made by an earlier version, so only productIds starting with \(ShellQuoting.quote(text)) were searched. Import the file again, or add or edit a product, to index its words.\n")
         }
-        return (page, facets ? try search.facets(query: text, filters: filters) : nil)
+        return (page, facets ? try search.facets(query: text, filters: filters, typos: !exact) : nil)
     }
 
     /// The page, and the facets when asked, from the catalog on a PostgreSQL server.
@@ -129,6 +144,9 @@ extension Catalog.Search {
         do {
             let page: SearchPage
             var counts: FacetCounts?
+            guard sort == .relevance else {
+                throw ValidationError("--sort needs a catalog file: a catalog on PostgreSQL lists matches in productId order.")
+            }
             if prefix != nil {
                 page = try await search.page(prefix: text, filters: filters, after: cursor, limit: limit)
                 if facets { counts = try await search.facets(prefix: text, filters: filters) }

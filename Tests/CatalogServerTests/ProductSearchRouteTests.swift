@@ -174,3 +174,35 @@ import Testing
         }
     }
 }
+
+@Suite struct RankingRouteTests {
+    @Test func typosSortsAndHighlightsThroughTheAPI() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV("productId,title,listPrice\nR1,Linen Shirt,30\nR2,Café Shirt Dress,10\nR3,Wool Coat,20\n")
+        try await fixture.application().test(.router) { client in
+            let typo = try await client.execute(uri: "/api/products?q=shrit", method: .get)
+            #expect(try typo.productIds() == ["R1", "R2"])
+            let exact = try await client.execute(uri: "/api/products?q=shrit&typos=0", method: .get)
+            #expect(try exact.productIds() == [])
+            let cheapest = try await client.execute(uri: "/api/products?q=shirt&sort=price", method: .get)
+            #expect(try cheapest.productIds() == ["R2", "R1"])
+            let dearest = try await client.execute(uri: "/api/products?q=&sort=-price&limit=2", method: .get)
+            #expect(try dearest.productIds() == ["R1", "R3"])
+            let next = try #require(try dearest.json()["nextCursor"] as? String)
+            let rest = try await client.execute(uri: "/api/products?q=&sort=-price&limit=2&after=\(next)", method: .get)
+            #expect(try rest.productIds() == ["R2"])
+            let bad = try await client.execute(uri: "/api/products?q=x&sort=cheapest", method: .get)
+            #expect(bad.status == .badRequest)
+            #expect(try bad.errorFields()["sort"] != nil)
+
+            // Highlights: UTF-16 ranges of the matched words in each field.
+            let products = try #require(try (try await client.execute(uri: "/api/products?q=cafe+shi", method: .get)).json()["products"] as? [[String: Any]])
+            let highlights = try #require(products.first?["highlights"] as? [String: Any])
+            let title = try #require(highlights["title"] as? [[String: Any]])
+            #expect(title.map { $0["start"] as? Int } == [0, 5])
+            #expect(title.map { $0["end"] as? Int } == [4, 10])
+            #expect(title.map { $0["word"] as? String } == ["cafe", "shi"])
+        }
+    }
+}

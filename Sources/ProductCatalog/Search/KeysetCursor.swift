@@ -13,6 +13,8 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
     public var lastWordRow: Int64?
     /// The tier of the previous page's last word match (its ``WordTier/rawValue``), with ``lastWordRow``.
     public var lastWordTier: Int?
+    /// Where the previous page of a sorted search ended (see ``SearchSort``).
+    public var sortPosition: SortPosition?
     /// The productId of the previous page's last word match, for a catalog whose word matches
     /// come in productId order (on PostgreSQL).
     public var lastWordMatchId: String?
@@ -27,6 +29,12 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
         lastProductId = ""
         lastWordRow = wordRow
         lastWordTier = tier.rawValue
+    }
+
+    /// A cursor after `position` in a sorted search.
+    public init(after position: SortPosition) {
+        lastProductId = ""
+        sortPosition = position
     }
 
     /// Where among word matches the next page starts, when this cursor is among them.
@@ -48,7 +56,23 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
         guard !text.isEmpty, let data = Data(base64Encoded: base64), let key = String(data: data, encoding: .utf8)
         else { return nil }
         // A productId holds no control character, so a leading NUL marks a place among word matches.
-        if key.hasPrefix(Self.wordIdMarker) {
+        if key.hasPrefix(Self.sortMarker) {
+            // sort, kind, value, productId: a productId holds no U+0001, so it follows the last one.
+            let body = key.dropFirst(Self.sortMarker.count)
+            let parts = body.split(separator: "\u{1}", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, let sort = SearchSort(rawValue: String(parts[0])),
+                  let lastSeparator = parts[2].lastIndex(of: "\u{1}") else { return nil }
+            let valueText = String(parts[2][..<lastSeparator])
+            let productId = String(parts[2][parts[2].index(after: lastSeparator)...])
+            let value: SortPosition.SortValue?
+            switch parts[1] {
+            case "n": guard let number = Int64(valueText) else { return nil }; value = .number(number)
+            case "t": value = .text(valueText)
+            case "-": value = nil
+            default: return nil
+            }
+            self.init(after: SortPosition(sort: sort, value: value, productId: productId))
+        } else if key.hasPrefix(Self.wordIdMarker) {
             self.init(afterWordMatch: String(key.dropFirst(Self.wordIdMarker.count)))
         } else if key.hasPrefix(Self.wordMarker) {
             let parts = key.dropFirst(Self.wordMarker.count).split(separator: ".", omittingEmptySubsequences: false)
@@ -63,7 +87,16 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
     /// The opaque text to hand back for the next page.
     public var description: String {
         let key = lastWordRow.map { Self.wordMarker + String(lastWordTier ?? WordTier.exactTitle.rawValue) + "." + String($0) }
-            ?? lastWordMatchId.map { Self.wordIdMarker + $0 } ?? lastProductId
+            ?? lastWordMatchId.map { Self.wordIdMarker + $0 }
+            ?? sortPosition.map { position in
+                let value = switch position.value {
+                case .number(let number)?: "n\u{1}\(number)"
+                case .text(let text)?: "t\u{1}" + text
+                case nil: "-\u{1}"
+                }
+                return Self.sortMarker + position.sort.rawValue + "\u{1}" + value + "\u{1}" + position.productId
+            }
+            ?? lastProductId
         return Data(key.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
@@ -72,4 +105,5 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
 
     private static let wordMarker = "\u{0}w"
     private static let wordIdMarker = "\u{0}i"
+    private static let sortMarker = "\u{0}s"
 }

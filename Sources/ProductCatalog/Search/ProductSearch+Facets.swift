@@ -22,6 +22,10 @@ extension ProductSearch {
     private func facets(_ query: String, words: Bool, filters: SearchFilters, typos: Bool, top: Int, cap: Int) throws -> FacetCounts {
         precondition(top >= 0, "a facet shows 0 or more values")
         precondition(cap > 0, "a count counts at least one product")
+        // The whole catalog: its counts are kept, exact, whatever its size.
+        if ProductRules.trimmed(query).isEmpty, filters.isEmpty, try FacetIndex.exists(connection) {
+            return try wholeCatalogFacets(top: top)
+        }
         let values = try FacetCounts.fields.map {
             ProductColumn.expression(for: $0, alias: "p", columnNames: try productColumnNames)
         }.joined(separator: ", ")
@@ -93,5 +97,35 @@ extension ProductSearch {
         }
         return FacetCounts(facets: zip(FacetCounts.fields, tallies).map { $1.facet($0, top: top) },
                            counted: counted, isComplete: !more)
+    }
+
+    /// The facets of every product, read from the counts the catalog keeps (``FacetIndex``).
+    private func wholeCatalogFacets(top: Int) throws -> FacetCounts {
+        let statement = try prepared("SELECT field, valueKey, value, products FROM \(FacetIndex.table)")
+        var values: [String: [(value: String, count: Int)]] = [:]
+        var without: [String: Int] = [:]
+        try statement.using {
+            while try statement.step() {
+                let field = statement.text(at: 0) ?? ""
+                let count = Int(statement.int64(at: 3))
+                if (statement.text(at: 1) ?? "").isEmpty {
+                    without[field, default: 0] += count
+                } else {
+                    values[field, default: []].append((statement.text(at: 2) ?? "", count))
+                }
+            }
+        }
+        // Every product counts once in each field, under its value or under none.
+        let first = FacetCounts.fields[0].rawValue
+        let total = (values[first] ?? []).reduce(0) { $0 + $1.count } + (without[first] ?? 0)
+        let facets = FacetCounts.fields.map { field in
+            let sorted = (values[field.rawValue] ?? []).sorted { $0.count != $1.count ? $0.count > $1.count : $0.value < $1.value }
+            return FacetCounts.Facet(
+                field: field,
+                values: sorted.prefix(top).map { FacetCounts.ValueCount(value: $0.value, count: $0.count) },
+                other: sorted.dropFirst(top).reduce(0) { $0 + $1.count },
+                withoutValue: without[field.rawValue] ?? 0)
+        }
+        return FacetCounts(facets: facets, counted: total, isComplete: true)
     }
 }

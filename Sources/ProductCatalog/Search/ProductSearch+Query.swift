@@ -16,12 +16,19 @@ extension ProductSearch {
         precondition(limit > 0, "a page holds at least one product")
         var products: [Product] = []
         let wordPosition = cursor?.wordPosition
+        let plan = try wordPlan(query, typos: typos)
+        func highlighted(_ page: SearchPage) throws -> SearchPage {
+            guard let plan else { return page }
+            var page = page
+            page.highlights = try page.products.map { try highlights(of: $0, plan: plan) }
+            return page
+        }
         if wordPosition == nil {
             let prefixPage = try page(prefix: query, filters: filters, after: cursor, limit: limit)
-            if prefixPage.nextCursor != nil { return prefixPage }
+            if prefixPage.nextCursor != nil { return try highlighted(prefixPage) }
             products = prefixPage.products
         }
-        guard let plan = try wordPlan(query, typos: typos) else {
+        guard let plan else {
             return SearchPage(products: products, nextCursor: nil)
         }
         // One more than fits, to know whether a next page exists.
@@ -31,9 +38,9 @@ extension ProductSearch {
         for match in fitting {
             if let product = try product(id: match.productId) { products.append(product) }
         }
-        guard matches.count > fitting.count else { return SearchPage(products: products, nextCursor: nil) }
+        guard matches.count > fitting.count else { return try highlighted(SearchPage(products: products, nextCursor: nil)) }
         let last = fitting.last?.position ?? wordPosition ?? WordPosition(tier: .exactTitle, row: 0)
-        return SearchPage(products: products, nextCursor: KeysetCursor(afterWordMatch: last.tier, row: last.row))
+        return try highlighted(SearchPage(products: products, nextCursor: KeysetCursor(afterWordMatch: last.tier, row: last.row)))
     }
 
     /// How many products ``page(query:filters:after:limit:)`` lists in all; with `limit`,

@@ -20,6 +20,9 @@ public final class ProductSearch {
     private var tokenizer: WordTokenizer?
     /// Where word search switches between its ways of looking a word up; tests lower them to try each way on small catalogs.
     var planLimits = WordPlan.Limits()
+    /// The most matches a sorted search sorts in memory; with more, it reads the catalog in the
+    /// sort's order and keeps the products that match, which then come often enough.
+    var sortedInMemory = 5_000
     /// The count of word matches the last page's pass over checked candidates saw whole, for the count that follows it.
     var lastCheckedCount: (words: [String], filters: SearchFilters, range: PrefixRange, count: Int)?
     /// The term list in memory, read at the first typo search.

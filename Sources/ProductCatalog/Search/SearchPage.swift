@@ -4,18 +4,27 @@ public struct SearchPage: Sendable, Hashable {
     public var products: [Product]
     /// The cursor for the next page, nil when this page is the last.
     public var nextCursor: KeysetCursor?
+    /// For a search with words, where each product holds them (in the order of ``products``).
+    public var highlights: [Highlights]?
 
-    public init(products: [Product], nextCursor: KeysetCursor?) {
+    public init(products: [Product], nextCursor: KeysetCursor?, highlights: [Highlights]? = nil) {
         self.products = products
         self.nextCursor = nextCursor
+        self.highlights = highlights
     }
 }
 
 extension SearchPage: JSONRepresentable {
-    /// `{"products":[…],"nextCursor":"…"}`, with `nextCursor` null on the last page.
+    /// `{"products":[…],"nextCursor":"…"}`, with `nextCursor` null on the last page; for a search
+    /// with words each product ends with `"highlights"` (see ``Highlights``).
     public var jsonValue: JSONValue {
-        .object([
-            "products": .array(products.map(\.jsonValue)),
+        let products = products.enumerated().map { index, product -> JSONValue in
+            guard let highlights, index < highlights.count, case .object(var members) = product.jsonValue else { return product.jsonValue }
+            members.append(.init("highlights", highlights[index].jsonValue))
+            return .object(members)
+        }
+        return .object([
+            "products": .array(products),
             "nextCursor": .string(nextCursor?.description),
         ])
     }

@@ -87,10 +87,21 @@ public enum CatalogSchema {
             try connection.execute("ALTER TABLE \(table) ADD COLUMN \(field.columnDefinition)")
         }
         try WordIndex.upgrade(connection)
+        try FacetIndex.upgrade(connection)
+        try connection.execute(sortIndexes)
         if try connection.scalarInt("PRAGMA user_version") ?? 0 < Int64(version) {
             try connection.execute("PRAGMA user_version = \(version)")
         }
     }
+
+    /// The indexes sorted searches walk (see ``SearchSort``): by effective price, by title, and by
+    /// the order products were added (their place in the word index). The expressions are the
+    /// ones the searches order by, so SQLite reads the index instead of sorting.
+    static let sortIndexes = """
+        CREATE INDEX IF NOT EXISTS \(table)_price ON \(table) (ifnull(salesPriceMilli, listPriceMilli), productId);
+        CREATE INDEX IF NOT EXISTS \(table)_title ON \(table) (nullif(title, '') COLLATE NOCASE, productId);
+        CREATE INDEX IF NOT EXISTS \(WordIndex.rowsTable)_place ON \(WordIndex.rowsTable) ((wordRow & \(WordPlacement.placeMask)));
+        """
 
     /// What an existing file at a path is.
     public enum FileKind: Sendable, Equatable {

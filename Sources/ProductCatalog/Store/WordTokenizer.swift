@@ -73,6 +73,23 @@ final class WordTokenizer {
         }
         try connection.check(code, sql: nil)
     }
+
+    /// Calls `body` with each token of `text` and the byte range of the text it came from, in order.
+    func forEachTokenRange(in text: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, Range<Int>) -> Void) throws {
+        guard let tokenize = tokenizer.xTokenize else { return }
+        let code = withoutActuallyEscaping(body) { body in
+            var body = body
+            return withUnsafeMutablePointer(to: &body) { context in
+                tokenize(instance, context, FTS5_TOKENIZE_DOCUMENT, text.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(text.count)) { context, _, token, count, start, end in
+                    guard let context, let token else { return SQLITE_OK }
+                    context.assumingMemoryBound(to: ((UnsafeRawBufferPointer, Range<Int>) -> Void).self)
+                        .pointee(UnsafeRawBufferPointer(start: token, count: Int(count)), Int(start)..<Int(end))
+                    return SQLITE_OK
+                }
+            }
+        }
+        try connection.check(code, sql: nil)
+    }
 }
 
 /// The type name FTS5 gives the pointer to its interface; SQLite keeps the pointer to this text, so it is never freed.

@@ -140,3 +140,25 @@ import Testing
         #expect(try search.allPages(query: "shirtwaist dres") == ["T3"])
     }
 }
+
+@Suite struct HighlightTests {
+    @Test func rangesMarkTheMatchedWordsOfTheStoredTextAccentsAndAllCharactersIncluded() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV("productId,title,brand,productType\nH1,😀 日本工房 Café Olé T-Shirt,Müller,Crèmes Brûlées\n")
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        let page = try search.page(query: "cafe mulle brulee shi")
+        let product = try #require(page.products.first)
+        let highlights = try #require(page.highlights?.first)
+        func marked(_ field: ProductField, _ text: String?) -> [String] {
+            Highlights.ranges(of: highlights[field], in: text ?? "").map { String((text ?? "")[$0]) }
+        }
+        #expect(marked(.title, product.title) == ["Café", "Shirt"])
+        #expect(marked(.brand, product.brand) == ["Müller"])
+        // brulee starts brûlées, accents folded.
+        #expect(marked(.productType, product.productType) == ["Brûlées"])
+        #expect(highlights[.title].map(\.word) == ["cafe", "shi"])
+        // The offsets are UTF-16 code units: the emoji takes two.
+        #expect(highlights[.title].first?.start == "😀 日本工房 ".utf16.count)
+        #expect(try search.page(prefix: "H").highlights == nil)
+    }
+}

@@ -1,0 +1,105 @@
+/// Where a product's title, brand and type hold the words of a query: each matched word as a
+/// range of its field, for showing it in bold.
+///
+/// Ranges are offsets in UTF-16 code units (what JavaScript's `String.slice` takes), from the
+/// start of the field as stored. A word matches as in search: a word of the query, the start of
+/// one, or (with typos) a near one.
+public struct Highlights: Sendable, Hashable {
+    /// One matched word of a field.
+    public struct Match: Sendable, Hashable {
+        /// The first UTF-16 offset of the word in its field.
+        public var start: Int
+        /// One past its last.
+        public var end: Int
+        /// The query word it matched, folded as the index folds it.
+        public var word: String
+
+        public init(start: Int, end: Int, word: String) {
+            self.start = start
+            self.end = end
+            self.word = word
+        }
+    }
+
+    /// The matches of each field that has any: title, brand, productType.
+    public var fields: [ProductField: [Match]]
+
+    public init(fields: [ProductField: [Match]] = [:]) {
+        self.fields = fields
+    }
+
+    public subscript(field: ProductField) -> [Match] { fields[field] ?? [] }
+
+    /// The ranges of `field` in `text` as `String` indices, for a caller that marks them up.
+    public static func ranges(of matches: [Match], in text: String) -> [Range<String.Index>] {
+        let utf16 = text.utf16
+        return matches.compactMap { match in
+            guard match.start >= 0, match.end <= utf16.count, match.start < match.end,
+                  let lower = utf16.index(utf16.startIndex, offsetBy: match.start).samePosition(in: text),
+                  let upper = utf16.index(utf16.startIndex, offsetBy: match.end).samePosition(in: text) else { return nil }
+            return lower..<upper
+        }
+    }
+}
+
+extension Highlights: JSONRepresentable {
+    /// `{"title":[{"start":0,"end":5,"word":"linen"}],…}`, the fields without matches left out.
+    public var jsonValue: JSONValue {
+        .object(WordIndex.columns.compactMap { field in
+            guard let matches = fields[field], !matches.isEmpty else { return nil }
+            return JSONValue.Member(field.rawValue, .array(matches.map { match in
+                .object(["start": .int(match.start), "end": .int(match.end), "word": .string(match.word)])
+            }))
+        })
+    }
+}
+
+extension ProductSearch {
+    /// Where `product`'s title, brand and type hold the words of `query` (with near words when
+    /// `typos`); empty when the query has no words.
+    public func highlights(of product: Product, query: String, typos: Bool = true) throws -> Highlights {
+        guard let plan = try wordPlan(query, typos: typos) else { return Highlights() }
+        return try highlights(of: product, plan: plan)
+    }
+
+    func highlights(of product: Product, plan: WordPlan) throws -> Highlights {
+        let tokenizer = try wordTokenizer
+        let words = plan.words.map { Array($0.folded.utf8) }
+        let last = plan.words.count - 1
+        // Near words: whole terms for all but the last, starts of terms for the last.
+        let nearWhole = plan.words.map { Set($0.near.map { Array($0.text.utf8) }) }
+        let nearStarts = plan.words.last?.near.map { Array($0.text.utf8) } ?? []
+        var result = Highlights()
+        for field in WordIndex.columns {
+            guard var text = Self.indexedText(of: product, field), !text.isEmpty else { continue }
+            var matches: [Highlights.Match] = []
+            try text.withUTF8 { bytes in
+                let buffer = UnsafeRawBufferPointer(bytes)
+                try tokenizer.forEachTokenRange(in: buffer) { token, range in
+                    let index = words.indices.first { index in
+                        let word = words[index]
+                        if token.starts(with: word) { return true }
+                        if nearWhole[index].contains(Array(token)) { return true }
+                        return index == last && nearStarts.contains { token.starts(with: $0) }
+                    }
+                    guard let index else { return }
+                    let start = String(decoding: buffer[..<range.lowerBound], as: UTF8.self).utf16.count
+                    let length = String(decoding: buffer[range], as: UTF8.self).utf16.count
+                    matches.append(Highlights.Match(start: start, end: start + length, word: plan.words[index].folded))
+                }
+            }
+            if !matches.isEmpty { result.fields[field] = matches }
+        }
+        return result
+    }
+
+    /// The text of one of the indexed fields.
+    private static func indexedText(of product: Product, _ field: ProductField) -> String? {
+        switch field {
+        case .title: product.title
+        case .brand: product.brand
+        case .productType: product.productType
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,212 @@
+extension ProductSearch {
+    /// Up to `limit` products matching `query` and `filters` after `cursor`, in `sort`'s order
+    /// (see ``SearchSort``); the products are those of ``page(query:filters:typos:after:limit:)``.
+    ///
+    /// A query that matches few products (up to ``sortedInMemory``, 5,000) has them all read and sorted;
+    /// one that matches more (or none: every product) walks the sort's index and checks each
+    /// product's productId and words, stopping once the page is full. Either way a page starts
+    /// after the cursor's value, so page 1,000 reads what page 1 reads.
+    public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, sort: SearchSort,
+                     after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
+        guard sort != .relevance else { return try page(query: query, filters: filters, typos: typos, after: cursor, limit: limit) }
+        precondition(limit > 0, "a page holds at least one product")
+        let plan = try wordPlan(query, typos: typos)
+        let after = cursor?.sortPosition.flatMap { $0.sort == sort ? $0 : nil }
+        var keys: [SortKey]
+        if ProductRules.trimmed(query).isEmpty {
+            keys = try walk(sort, filters: filters, after: after, limit: limit + 1) { _ in true }
+        } else {
+            let count = try countMatches(query: query, filters: filters, typos: typos, upTo: sortedInMemory + 1)
+            if count.isComplete {
+                keys = try allMatches(query, plan: plan, filters: filters, sort: sort, count: count.count)
+                    .filter { after.map($0.comes(after:)) ?? true }
+                keys = Array(keys.prefix(limit + 1))
+            } else {
+                let range = PrefixRange(prefix: query)
+                let tokenizer = try wordTokenizer
+                let check = plan.map { WordMatchCheck(plan: $0, tokenizer: tokenizer) }
+                keys = try walk(sort, filters: filters, after: after, limit: limit + 1) { row in
+                    if range.contains(row.productId) { return true }
+                    return try check?.matches(row) ?? false
+                }
+            }
+        }
+        let fitting = keys.prefix(limit)
+        let products = try fitting.compactMap { try product(id: $0.productId) }
+        let next = keys.count > limit ? fitting.last.map { KeysetCursor(after: $0.position(sort)) } : nil
+        var page = SearchPage(products: products, nextCursor: next)
+        if let plan { page.highlights = try products.map { try highlights(of: $0, plan: plan) } }
+        return page
+    }
+
+    /// A product's place in a sorted search.
+    struct SortKey {
+        var value: SortPosition.SortValue?
+        var productId: String
+
+        func position(_ sort: SearchSort) -> SortPosition {
+            SortPosition(sort: sort, value: value, productId: productId)
+        }
+
+        /// True when this key comes after `position` in its sort's order.
+        func comes(after position: SortPosition) -> Bool {
+            SortKey.before(SortKey(value: position.value, productId: position.productId), self, position.sort)
+        }
+
+        /// The sort's order: values first (ascending, or descending for `-price`), those without last, ties by productId.
+        static func before(_ a: SortKey, _ b: SortKey, _ sort: SearchSort) -> Bool {
+            switch (a.value, b.value) {
+            case (nil, nil): break
+            case (nil, _): return false
+            case (_, nil): return true
+            case (.number(let x)?, .number(let y)?) where x != y:
+                return sort == .priceDescending || sort == .newest ? x > y : x < y
+            case (.text(let x)?, .text(let y)?):
+                let (foldedX, foldedY) = (x.utf8.map(ProductIdOrder.fold), y.utf8.map(ProductIdOrder.fold))
+                if foldedX != foldedY { return foldedX.lexicographicallyPrecedes(foldedY) }
+            default: break
+            }
+            let (idX, idY) = (a.productId.utf8.map(ProductIdOrder.fold), b.productId.utf8.map(ProductIdOrder.fold))
+            return sort == .priceDescending || sort == .newest ? idY.lexicographicallyPrecedes(idX) : idX.lexicographicallyPrecedes(idY)
+        }
+    }
+
+    /// The sort keys of every match of `query` (there are `count`), sorted.
+    private func allMatches(_ query: String, plan: WordPlan?, filters: SearchFilters, sort: SearchSort, count: Int) throws -> [SortKey] {
+        var ids = try page(prefix: query, filters: filters, limit: max(1, count)).products.map(\.productId)
+        if let plan {
+            ids += try wordMatches(plan, after: nil, excluding: PrefixRange(prefix: query), filters: filters, limit: max(1, count)).map(\.productId)
+        }
+        let statement = try prepared("SELECT \(try sortExpression(sort)) FROM \(CatalogSchema.table) p "
+            + (sort == .newest ? "JOIN \(WordIndex.rowsTable) w ON w.productId = p.productId " : "") + "WHERE p.productId = ?1")
+        var keys: [SortKey] = []
+        for id in ids {
+            try statement.using {
+                try statement.bind(1, id)
+                guard try statement.step() else { return }
+                keys.append(SortKey(value: Self.sortValue(statement, 0, sort), productId: id))
+            }
+        }
+        return keys.sorted { SortKey.before($0, $1, sort) }
+    }
+
+    /// A product read in the sort's order, for a check.
+    struct SortedRow {
+        let statement: Statement
+        var productId: String { statement.text(at: 1) ?? "" }
+    }
+
+    /// The products in `sort`'s order after `after` that `filters` keep and `keep` accepts, up to `limit`.
+    private func walk(_ sort: SearchSort, filters: SearchFilters, after: SortPosition?, limit: Int,
+                      _ keep: (SortedRow) throws -> Bool) throws -> [SortKey] {
+        let value = try sortExpression(sort)
+        let fields = try WordIndex.columns.map { ProductColumn.expression(for: $0, alias: "p", columnNames: try productColumnNames) }
+        let columns = "\(value), p.productId, " + fields.joined(separator: ", ")
+        let from = "FROM \(CatalogSchema.table) p" + (sort == .newest ? " JOIN \(WordIndex.rowsTable) w ON w.productId = p.productId" : "")
+        let filter = try filterClause(filters).sql
+        let descending = sort == .priceDescending || sort == .newest
+        let order = descending ? "DESC" : "ASC"
+        let comparison = descending ? "<" : ">"
+        var keys: [SortKey] = []
+        // The products with a value, from the cursor's on; then those without one.
+        if after == nil || after?.value != nil {
+            var sql = "SELECT \(columns) \(from) WHERE \(value) IS NOT NULL\(filter)"
+            if after != nil { sql += " AND (\(value), p.productId) \(comparison) (?1, ?2)" }
+            sql += " ORDER BY \(value) \(order), p.productId \(order)"
+            let statement = try prepared(sql)
+            try statement.using {
+                if let after, let afterValue = after.value {
+                    switch afterValue {
+                    case .number(let number): try statement.bind(1, number)
+                    case .text(let text): try statement.bind(1, text)
+                    }
+                    try statement.bind(2, after.productId)
+                }
+                try filterClause(filters).bind(to: statement)
+                while keys.count < limit, try statement.step() {
+                    if try keep(SortedRow(statement: statement)) {
+                        keys.append(SortKey(value: Self.sortValue(statement, 0, sort), productId: statement.text(at: 1) ?? ""))
+                    }
+                }
+            }
+        }
+        if keys.count < limit {
+            var sql = "SELECT \(columns) \(from) WHERE \(value) IS NULL\(filter)"
+            if after != nil, after?.value == nil { sql += " AND p.productId \(comparison) ?2" }
+            sql += " ORDER BY p.productId \(order)"
+            let statement = try prepared(sql)
+            try statement.using {
+                if let after, after.value == nil { try statement.bind(2, after.productId) }
+                try filterClause(filters).bind(to: statement)
+                while keys.count < limit, try statement.step() {
+                    if try keep(SortedRow(statement: statement)) {
+                        keys.append(SortKey(value: nil, productId: statement.text(at: 1) ?? ""))
+                    }
+                }
+            }
+        }
+        return keys
+    }
+
+    /// The SQL value `sort` orders by (NULL for a product without one).
+    private func sortExpression(_ sort: SearchSort) throws -> String {
+        let names = try productColumnNames
+        switch sort {
+        case .relevance, .price, .priceDescending:
+            return "ifnull(\(ProductColumn.expression(for: .salesPrice, alias: "p", columnNames: names)), \(ProductColumn.expression(for: .listPrice, alias: "p", columnNames: names)))"
+        case .title:
+            return "nullif(\(ProductColumn.expression(for: .title, alias: "p", columnNames: names)), '') COLLATE NOCASE"
+        case .newest:
+            return "(w.wordRow & \(WordPlacement.placeMask))"
+        }
+    }
+
+    private static func sortValue(_ statement: Statement, _ column: Int32, _ sort: SearchSort) -> SortPosition.SortValue? {
+        if statement.isNull(at: column) { return nil }
+        return sort == .title ? .text(statement.text(at: column) ?? "") : .number(statement.int64(at: column))
+    }
+}
+
+/// Whether a product's words match a query's, in any field and within its typos: the check a
+/// sorted search makes on each product it walks past.
+struct WordMatchCheck {
+    private let words: [[UInt8]]
+    private let nearWhole: [Set<[UInt8]>]
+    private let nearStarts: [[UInt8]]
+    private let tokenizer: WordTokenizer
+
+    init(plan: WordPlan, tokenizer: WordTokenizer) {
+        words = plan.words.map { Array($0.folded.utf8) }
+        nearWhole = plan.words.map { Set($0.near.map { Array($0.text.utf8) }) }
+        nearStarts = plan.words.last?.near.map { Array($0.text.utf8) } ?? []
+        self.tokenizer = tokenizer
+    }
+
+    /// True when every word of the query matches a word of the row's title, brand or type (columns 2 to 4).
+    func matches(_ row: ProductSearch.SortedRow) throws -> Bool {
+        var found = [Bool](repeating: false, count: words.count)
+        let last = words.count - 1
+        for column in Int32(2)...4 {
+            try row.statement.withBytes(at: column) { text in
+                try tokenizer.forEachToken(in: text) { token in
+                    for index in words.indices where !found[index] {
+                        if token.starts(with: words[index]) || nearWhole[index].contains(Array(token))
+                            || (index == last && nearStarts.contains { token.starts(with: $0) }) {
+                            found[index] = true
+                        }
+                    }
+                }
+            }
+            if found.allSatisfy({ $0 }) { return true }
+        }
+        return false
+    }
+}
+
+extension PrefixRange {
+    /// True when `productId` starts with the prefix, ignoring ASCII case.
+    func contains(_ productId: String) -> Bool {
+        let key = productId.utf8.map(ProductIdOrder.fold)
+        return !key.lexicographicallyPrecedes(lower) && (upper.map { key.lexicographicallyPrecedes($0) } ?? true)
+    }
+}
