@@ -35,7 +35,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 CATALOG_ROWS = 10_000
 UPLOAD_ROWS = 200_000
@@ -256,6 +256,38 @@ class BrowserTest:
         self.wait(lambda: self.element("count").text == wanted, f"the count did not read {wanted!r}")
         self.type_in_search(self.prefix.lower())
         self.wait(lambda: self.row_ids() == self.expected_ids(self.prefix, 1), "typing the prefix again did not list its matches")
+
+    def typo_and_sort(self):
+        """A title typed with a typo finds its product, the matched words in bold; the sort menu orders by price."""
+        product = next(p for p in self.server.get_json("/api/products", q="", limit=100)["products"]
+                       if any(len(word) >= 6 and word.isalpha() and word.isascii() for word in p["title"].split()))
+        words = product["title"].split()
+        index = next(i for i, word in enumerate(words) if len(word) >= 6 and word.isalpha() and word.isascii())
+        word = words[index]
+        words[index] = word[0] + word[2] + word[1] + word[3:]  # two neighbouring letters swapped
+        text = " ".join(words)
+        assert product["productId"] in self.expected_ids(text, 5), f"the API does not find {product['productId']} by {text!r}"
+        self.type_in_search(text)
+        # The product may be on screen before the search answers (it can head the whole catalog):
+        # wait for its row of this search, the one with the misspelt word marked.
+        def marked():
+            return self.driver.execute_script(
+                "const row = [...document.querySelectorAll('#rows tr')].find(r => r.dataset.productId === arguments[0]);"
+                "return row ? [...row.querySelectorAll('.title-cell mark')].map(m => m.textContent) : null", product["productId"])
+        self.wait(lambda: self.element("count").text.endswith(f"“{text}”") and marked() is not None,
+                  f"typing {text!r} did not list {product['productId']}")
+        assert word in marked(), f"the misspelt word {word!r} is not in bold in the title: {marked()}"
+        assert self.driver.execute_script("return getComputedStyle(document.querySelector('#rows mark')).fontWeight") in ("700", "bold")
+        Select(self.element("sort")).select_by_value("price")
+        expected = [p["productId"] for p in self.server.get_json("/api/products", q=text, sort="price", limit=20)["products"]]
+        self.wait(lambda: self.row_ids() == expected, f"sorting by price did not list {expected[:3]}…; saw {self.row_ids()[:3]}…")
+        prices = self.driver.execute_script(
+            "return [...document.querySelectorAll('#rows tr')].map(r => (r.querySelector('.sale-price .value') || r.querySelector('.list-price .value') || {}).textContent || null)")
+        numbers = [float(price.split()[0].replace(",", "")) for price in prices if price]
+        assert numbers == sorted(numbers), f"the prices are not in order: {numbers}"
+        Select(self.element("sort")).select_by_value("relevance")
+        self.type_in_search("")
+        self.wait(lambda: self.element("count").text == "10,000 products in the catalog", "the list did not return to the catalog")
 
     def choose_prefix(self):
         """A two-character prefix of the first product with more than 40 matches, so there are 3+ pages."""
@@ -513,8 +545,11 @@ class BrowserTest:
         assert price["x"] >= table["x"] and price["x"] + price["width"] <= table["x"] + table["width"] + 1, "the price cell left the table"
         self.no_sideways_scroll("a long title")
         self.type_in_search("q" * 500)
-        self.wait(lambda: "longer than 255 bytes" in self.element("message").text, "the long query got no answer")
+        self.wait(lambda: self.element("count").text.startswith("No product matches"), "the 500-letter query got no answer")
         self.no_sideways_scroll("a 500-character query")
+        self.type_in_search("q" * 1_100)
+        self.wait(lambda: "longer than 1000 bytes" in self.element("message").text, "the over-long query got no answer")
+        self.no_sideways_scroll("a 1,100-character query")
 
     def offline_and_back(self):
         """Without the server: a banner, the old list marked, adds kept in the browser; back: all sent, a conflict shown."""
@@ -643,6 +678,7 @@ class BrowserTest:
         self.check("clearing the box lists the whole catalog", self.clear_search)
         self.check("on a slow connection the old rows are marked while a search loads", self.slow_network)
         self.check("a color chip filters the list, with the API's count", self.facet_chips)
+        self.check("a title with a typo finds its product, matched words bold; sorting by price", self.typo_and_sort)
         self.check("Escape asks before losing typed text; a field error; focus on the saved row", self.add_product)
         self.check("a rename lists the product under its new productId, focused", self.rename_product)
         self.check("variants in the detail; a picture cropped square, stored and shown", self.variants_and_image)

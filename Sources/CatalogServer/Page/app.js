@@ -30,6 +30,10 @@ const DEBOUNCE_MS = 200;
 function wireSearch() {
   const debouncedSearch = debounce((query) => search(query), DEBOUNCE_MS);
   $("search").addEventListener("input", (event) => debouncedSearch(event.target.value));
+  $("sort").addEventListener("change", (event) => {
+    state.list.sort = event.target.value;
+    search($("search").value);
+  });
   $("search-form").addEventListener("submit", (event) => {
     event.preventDefault();
     search($("search").value);

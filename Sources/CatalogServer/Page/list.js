@@ -16,6 +16,7 @@ export function onNewSearch(action) {
 /** The query string of the current search, without paging. */
 function searchParams() {
   const params = new URLSearchParams({ q: state.list.query });
+  if (state.list.sort !== "relevance") params.set("sort", state.list.sort);
   for (const [name, values] of Object.entries(state.list.filters)) {
     for (const value of values) params.append(name, value);
   }
@@ -107,7 +108,9 @@ function sentinelIsNear() {
 /** Says how many products match; `complete` is false when the server stopped counting at `count`. */
 function showCount(count, complete) {
   const query = state.list.query;
+  // "+": counting stopped there, so there are at least that many (the title says so in words).
   const amount = numberFormat.format(count) + (complete ? "" : "+");
+  $("count").title = complete ? "" : `At least ${numberFormat.format(count)}: counting stopped there.`;
   const products = count === 1 && complete ? "product" : "products";
   const verb = count === 1 && complete ? "matches" : "match";
   let text;
@@ -155,7 +158,7 @@ function productRow(product, starredGroup = false) {
   idCell.append(button);
   row.append(idCell);
 
-  row.append(cell("title-cell", product.title, "Title"));
+  row.append(highlightedCell("title-cell", product.title, "Title", product.highlights?.title));
   row.append(cell("num list-price", product.listPrice, "List price"));
   const onSale = product.salesPrice !== null && product.listPrice !== null &&
     thousandths(product.salesPrice) < thousandths(product.listPrice);
@@ -195,6 +198,27 @@ function cell(className, text, label) {
     value.textContent = text;
     td.append(value);
   }
+  return td;
+}
+
+/** A cell whose text has the words that matched the search in bold: `matches` are UTF-16 ranges, as the API gives them. */
+function highlightedCell(className, text, label, matches) {
+  const td = cell(className, matches && matches.length ? "" : text, label);
+  if (!text || !matches || !matches.length) return td;
+  const value = document.createElement("span");
+  value.className = "value";
+  let position = 0;
+  for (const match of [...matches].sort((a, b) => a.start - b.start)) {
+    if (match.start < position || match.end > text.length) continue;
+    value.append(text.slice(position, match.start));
+    const mark = document.createElement("mark");
+    mark.className = "match";
+    mark.textContent = text.slice(match.start, match.end);
+    value.append(mark);
+    position = match.end;
+  }
+  value.append(text.slice(position));
+  td.append(value);
   return td;
 }
 

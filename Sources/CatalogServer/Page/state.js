@@ -4,6 +4,8 @@ export const state = {
   /** The search the list shows, its pages so far, and whether a page is in flight. */
   list: {
     query: "",
+    /** The order of the list: relevance, price, -price, title or newest. */
+    sort: "relevance",
     /** Chosen facet values: any of a field's values matches; fields combine with AND. */
     filters: { type: [], color: [], size: [] },
     cursor: null,
@@ -24,8 +26,8 @@ export const state = {
   outbox: [],
 };
 
-/** True when the list shows the whole catalog: no query, no filter. */
+/** True when the list shows the whole catalog in its own order: no query, no filter, no sort (starred products come first then). */
 export function isUnfiltered() {
-  const { query, filters } = state.list;
-  return query === "" && Object.values(filters).every((values) => values.length === 0);
+  const { query, filters, sort } = state.list;
+  return query === "" && sort === "relevance" && Object.values(filters).every((values) => values.length === 0);
 }
