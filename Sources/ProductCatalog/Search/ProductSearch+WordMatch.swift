@@ -41,6 +41,11 @@ extension ProductSearch {
             return matches + (try checkedMatches(plan, after: rest, excluding: range, filters: filters, limit: limit - matches.count))
         }
         for tier in tiers where tier != .exactTitle && tier >= (rest?.tier ?? .titleWords) {
+            if tier.isTypo {
+                // The typo tiers together, in one pass over their candidates.
+                return matches + (try typoMatches(plan, after: rest.flatMap { $0.tier.isTypo ? $0 : nil }, excluding: range,
+                                                  filters: filters, limit: limit - matches.count))
+            }
             let after = rest?.tier == tier ? rest?.row ?? 0 : 0
             matches += try matchesOf(tier, of: plan, after: after, excluding: range, exactRows: exactRows,
                                      filters: filters, limit: limit - matches.count)
@@ -118,15 +123,34 @@ extension ProductSearch {
     /// that sees every candidate also counts them (``lastCheckedCount``).
     private func checkedMatches(_ plan: WordPlan, after position: WordPosition?, excluding range: PrefixRange,
                                 filters: SearchFilters, limit: Int) throws -> [WordMatch] {
-        guard limit > 0 else { return [] }
         let check = WordTierCheck(words: plan.folded, tokenizer: try wordTokenizer)
-        let first = position?.tier ?? .titleWords
-        let start = position?.row ?? 0
+        let (matches, counted, sawAll) = try tieredPass(plan.allTiers, first: position?.tier ?? .titleWords, after: position?.row ?? 0,
+                                                        excluding: range, filters: filters, limit: limit) { try $0.tier(check) }
+        lastCheckedCount = (position?.row ?? 0) == 0 && sawAll ? (plan.folded, filters, range, counted) : nil
+        return matches
+    }
+
+    /// The typo tiers' matches after `position` (from the first, for nil), their candidates each
+    /// checked by ``TypoTierCheck``.
+    private func typoMatches(_ plan: WordPlan, after position: WordPosition?, excluding range: PrefixRange,
+                             filters: SearchFilters, limit: Int) throws -> [WordMatch] {
+        let check = TypoTierCheck(plan: plan, tokenizer: try wordTokenizer)
+        return try tieredPass(plan.typoCandidates, first: position?.tier ?? .oneTypo, after: position?.row ?? 0,
+                              excluding: range, filters: filters, limit: limit) { try $0.typoTier(check) }.matches
+    }
+
+    /// The matches among `candidates` in tiers from `first` on, after word row `start` in `first`
+    /// (from the start in later ones), each candidate's tier given by `classify` (nil: no match);
+    /// with how many matched and whether every candidate was seen.
+    private func tieredPass(_ candidates: WordPlan.Candidates, first: WordTier, after start: Int64, excluding range: PrefixRange,
+                            filters: SearchFilters, limit: Int, classify: (CandidateFields) throws -> WordTier?)
+        throws -> (matches: [WordMatch], counted: Int, sawAll: Bool) {
+        guard limit > 0 else { return ([], 0, false) }
         var found: [[WordMatch]] = Array(repeating: [], count: WordTier.allCases.count + 1)
         var counted = 0
         var sawAll = true
-        try forEachCandidate(plan.allTiers, after: start, excluding: range, filters: filters) { row, productId, fields in
-            guard let tier = try fields.tier(check) else { return true }
+        try forEachCandidate(candidates, after: start, excluding: range, filters: filters) { row, productId, fields in
+            guard let tier = try classify(fields) else { return true }
             counted += 1
             if tier >= first, tier != .exactTitle, found[tier.rawValue].count < limit {
                 found[tier.rawValue].append(WordMatch(position: WordPosition(tier: tier, row: row), productId: productId()))
@@ -137,20 +161,19 @@ extension ProductSearch {
             }
             return true
         }
-        lastCheckedCount = start == 0 && sawAll ? (plan.folded, filters, range, counted) : nil
         if found[first.rawValue].count < limit, start > 0 {
             // The later tiers' rows before `start` come before those found after it.
             var earlier: [[WordMatch]] = Array(repeating: [], count: found.count)
-            try forEachCandidate(plan.allTiers, after: 0, excluding: range, filters: filters) { row, productId, fields in
+            try forEachCandidate(candidates, after: 0, excluding: range, filters: filters) { row, productId, fields in
                 guard row <= start else { return false }
-                if let tier = try fields.tier(check), tier > first, earlier[tier.rawValue].count < limit {
+                if let tier = try classify(fields), tier > first, earlier[tier.rawValue].count < limit {
                     earlier[tier.rawValue].append(WordMatch(position: WordPosition(tier: tier, row: row), productId: productId()))
                 }
                 return true
             }
             for index in found.indices { found[index] = earlier[index] + found[index] }
         }
-        return Array(found.joined().prefix(limit))
+        return (Array(found.joined().prefix(limit)), counted, sawAll)
     }
 
     /// The title, brand and type columns of a candidate row, read straight from its statement.
@@ -163,6 +186,17 @@ extension ProductSearch {
                 try statement.withBytes(at: 3) { brand in
                     try statement.withBytes(at: 4) { type in
                         try check.tier(title: title, other: [brand, type])
+                    }
+                }
+            }
+        }
+
+        /// The candidate's typo tier.
+        func typoTier(_ check: TypoTierCheck) throws -> WordTier? {
+            try statement.withBytes(at: 2) { title in
+                try statement.withBytes(at: 3) { brand in
+                    try statement.withBytes(at: 4) { type in
+                        try check.tier(fields: [title, brand, type])
                     }
                 }
             }

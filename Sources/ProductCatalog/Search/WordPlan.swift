@@ -42,6 +42,8 @@ struct WordPlan {
         /// The terms (or, for the last word, the starts of terms) near it, with their distance;
         /// empty when it may have no typo.
         var near: [TermDictionary.Near] = []
+        /// For the last word, what each start in ``near`` starts in the index (as ``starts`` is for the word).
+        var nearStarts: [String: Starts] = [:]
     }
 
     /// The candidates of a tier.
@@ -62,6 +64,12 @@ struct WordPlan {
         var maxCountedTerms = 2_000
         /// Products (summed over terms, so an upper bound) past which a prefix is checked on candidates instead of merged.
         var broadProducts = 20_000
+        /// Starts of terms near the last word that are looked up, the nearest first: each costs a
+        /// lookup, and a start near a short word is often shared by many terms.
+        var maxNearStarts = 32
+        /// The terms those starts may stand for in all: each is one more list FTS5 merges for every
+        /// keystroke's count.
+        var maxNearTerms = 64
     }
 
     /// The query's words, folded, in order; the last is matched as the start of a word.
@@ -94,8 +102,29 @@ struct WordPlan {
             for index in words.indices {
                 let allowance = Self.typoAllowance(words[index].folded)
                 guard allowance > 0 else { continue }
-                words[index].near = try terms.near(words[index].folded, within: allowance, asPrefix: index == words.count - 1)
-                    .filter { $0.distance > 0 }
+                let isLast = index == words.count - 1
+                let near = try terms.near(words[index].folded, within: allowance, asPrefix: isLast).filter { $0.distance > 0 }
+                guard isLast else {
+                    words[index].near = near
+                    continue
+                }
+                // A start near the last word is kept when it starts few terms (as a word is
+                // listed as its terms), and while the kept ones stand for few in all: one that
+                // starts many (a letter dropped from the end starts every longer word) would make
+                // the typo tiers merge all their rows, and match too much to mean anything.
+                // Typing on narrows the starts down, as with any start.
+                var listed = 0
+                for start in near.sorted(by: { ($0.distance, -$0.text.utf8.count) < ($1.distance, -$1.text.utf8.count) }).prefix(terms.limits.maxNearStarts) {
+                    let starts = try terms.lookUp(start.text).starts
+                    if case .terms(let list) = starts, listed + list.count <= terms.limits.maxNearTerms {
+                        listed += list.count
+                    } else if !(starts == .prefixQuery && !terms.isSettled) {
+                        // (While the term list is not settled, a start's terms are not known: it is kept.)
+                        continue
+                    }
+                    words[index].near.append(start)
+                    words[index].nearStarts[start.text] = starts
+                }
             }
         }
         guard !words.contains(where: { $0.starts == .nothing && $0.near.isEmpty }) else { return nil }
@@ -137,6 +166,12 @@ struct WordPlan {
         case .moreTypos:
             return Self.excluding(withTypos(upTo: Int.max), withTypos(upTo: 2))
         }
+    }
+
+    /// The products of every typo tier together, to be told apart by ``TypoTierCheck``: one
+    /// expression, where the tiers' own list every way to share the typos among the words.
+    var typoCandidates: Candidates {
+        needsTypos ? withTypos(upTo: Int.max) : Self.excluding(withTypos(upTo: Int.max), anyField)
     }
 
     /// The candidates of every tier together: exactly the products that match when no word is
@@ -214,7 +249,11 @@ struct WordPlan {
         var parts: [String] = []
         if word.starts != .nothing, let exact = expression(word.starts, word.folded) { parts.append(exact) }
         for near in word.near where near.distance <= distance {
-            parts.append(WordQuery.quoted(near.text) + (isLast ? "*" : ""))
+            if isLast, let starts = word.nearStarts[near.text], let start = expression(starts, near.text) {
+                parts.append(start)
+            } else {
+                parts.append(WordQuery.quoted(near.text) + (isLast ? "*" : ""))
+            }
         }
         return parts.isEmpty ? nil : "(" + parts.joined(separator: " OR ") + ")"
     }

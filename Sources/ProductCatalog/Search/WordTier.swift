@@ -21,6 +21,9 @@ public enum WordTier: Int, Sendable, CaseIterable, Comparable {
 
     public static func < (a: WordTier, b: WordTier) -> Bool { a.rawValue < b.rawValue }
 
+    /// True for the tiers of products matched with typos.
+    var isTypo: Bool { self >= .oneTypo }
+
     /// The best tier without typos a product with these folded title words and other (brand and
     /// type) words meets for the folded query `words` (the last one a prefix); nil when it meets none.
     static func of(title: [String], other: [String], words: [String]) -> WordTier? {
