@@ -111,7 +111,10 @@ extension ProductSearch {
         // The products with a value, from the cursor's on; then those without one.
         if after == nil || after?.value != nil {
             var sql = "SELECT \(columns) \(from) WHERE \(value) IS NOT NULL\(filter)"
-            if after != nil { sql += " AND (\(value), p.productId) \(comparison) (?1, ?2)" }
+            // Not the row value (value, productId) > (?1, ?2), which SQLite 3.40 does not seek an
+            // expression index by: it would scan from the first product, and page 1,000 would
+            // read the 20,000 before it.
+            if after != nil { sql += " AND \(value) \(comparison)= ?1 AND (\(value) \(comparison) ?1 OR p.productId \(comparison) ?2)" }
             sql += " ORDER BY \(value) \(order), p.productId \(order)"
             let statement = try prepared(sql)
             try statement.using {

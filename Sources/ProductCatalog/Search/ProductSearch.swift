@@ -86,6 +86,10 @@ public final class ProductSearch {
     /// How many products start with `prefix` and meet `filters`; with `limit`, counting stops there.
     public func count(prefix: String, filters: SearchFilters = SearchFilters(), upTo limit: Int? = nil) throws -> Int {
         precondition(limit.map { $0 >= 0 } ?? true, "a count stops at 0 or more")
+        // The whole catalog: its count is kept with its facets, so it costs the same at any size.
+        if prefix.isEmpty, filters.isEmpty, let total = try FacetIndex.productCount(connection) {
+            return limit.map { min($0, total) } ?? total
+        }
         let statement = try prepared(Self.counting(try prefixMatchClauses(prefix, filters), limited: limit != nil))
         return try statement.using {
             try bindPrefixMatch(prefix, filters, to: statement)

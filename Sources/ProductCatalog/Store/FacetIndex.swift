@@ -22,6 +22,13 @@ enum FacetIndex {
         try connection.hasTable(table)
     }
 
+    /// How many products the catalog holds, from the table (each product counts once under each
+    /// field, the empty key for none); nil without the table.
+    static func productCount(_ connection: Connection) throws -> Int? {
+        guard try exists(connection) else { return nil }
+        return Int(try connection.scalarInt("SELECT ifnull(sum(products), 0) FROM \(table) WHERE field = '\(fields[0].rawValue)'") ?? 0)
+    }
+
     /// Creates and fills the table from the products, when it is missing, and adds the triggers.
     static func upgrade(_ connection: Connection) throws {
         if try !exists(connection) {

@@ -192,6 +192,9 @@ import Testing
             #expect(counts.isComplete, "\(label)")
             let all = try fixture.allProducts(pageSize: 500)
             #expect(counts.counted == all.count, "\(label)")
+            // The catalog's count is read from the same table.
+            #expect(try search.count(prefix: "") == all.count, "\(label)")
+            #expect(try search.countMatches(query: "", upTo: 10) == MatchCount(count: 10, isComplete: false), "\(label)")
             for facet in counts.facets {
                 var expected = try groupBy(facet.field, all.map(\.productId), fixture.databasePath)
                 #expect(facet.withoutValue == expected.removeValue(forKey: "") ?? 0, "\(label) \(facet.field)")
