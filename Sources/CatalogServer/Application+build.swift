@@ -71,6 +71,7 @@ public func buildRouter(
     router.addRoutes(images.uploads, atPath: "/api/products")
     router.addRoutes(images.files, atPath: "/images")
     router.addRoutes(FacetsController(store: store).endpoints, atPath: "/api/facets")
+    router.addRoutes(ExportController(store: store).endpoints, atPath: "/api/export")
     router.addRoutes(FavoritesController(store: store).endpoints, atPath: "/api/favorites")
     router.addRoutes(CatalogController(store: store).endpoints, atPath: "/api/catalog")
     router.addRoutes(

@@ -52,6 +52,8 @@ struct ReadingSide {
 
     /// The most answers kept; past it the oldest half goes.
     static let keptPages = 512
+    /// The most products a kept answer holds: the API's largest page.
+    static let largestKeptPage = 100
     private var pageOrder: [PageKey] = []
 
     /// A page of products matching `text` (as a query, or with `byPrefix` as a productId prefix)
@@ -73,6 +75,8 @@ struct ReadingSide {
             ? try search.page(prefix: text, filters: filters, after: cursor, limit: limit)
             : try search.page(query: text, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit)
         let answer = try counted(page, key, search)
+        // An export's batches are read once and are large: only pages people look at are kept.
+        guard limit <= Self.largestKeptPage else { return answer }
         if pages.count >= Self.keptPages {
             for old in pageOrder.prefix(Self.keptPages / 2) { pages[old] = nil }
             pageOrder.removeFirst(Self.keptPages / 2)

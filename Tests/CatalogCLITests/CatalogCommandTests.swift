@@ -48,6 +48,26 @@ import Testing
         }
     }
 
+    @Test func anExportImportsBackIntoTheSameCatalog() throws {
+        #expect(try catalog.run(["generate", "--rows", "1200", "--seed", "4", "--output", "products.csv"]).status == 0)
+        #expect(try catalog.run(["import", "products.csv"]).status == 0)
+        // More than one batch of 500, written to a file, then read back by an import.
+        let exported = try catalog.run(["export", "", "--output", "exported.csv"])
+        #expect(exported.status == 0, "\(exported.standardError)")
+        #expect(exported.standardError.contains("Exported 1,200 products to exported.csv."))
+        #expect(try catalog.run(["import", "exported.csv", "--db", "copy.sqlite"]).status == 0)
+        let again = try catalog.run(["export", "", "--db", "copy.sqlite"])
+        #expect(again.status == 0)
+        #expect(again.standardOutput == (try String(contentsOfFile: directory + "/exported.csv", encoding: .utf8)))
+        // JSON, with a query and a sort: the products catalog search lists, all of them.
+        let shirts = try catalog.run(["export", "shirt", "--sort", "price", "--format", "json"])
+        let products = try #require(try json(shirts.standardOutput)["products"] as? [[String: Any]])
+        let listed = try catalog.run(["search", "shirt", "--sort", "price", "--json", "--limit", "1000"])
+        let page = try #require(try json(listed.standardOutput)["products"] as? [[String: Any]])
+        #expect(!products.isEmpty)
+        #expect(products.compactMap { $0["productId"] as? String } == page.compactMap { $0["productId"] as? String })
+    }
+
     @Test func jsonImportPrintsProgressEventsThenTheFinishedCounts() throws {
         try Data("sku,name,price\nA1,one,1.50\nA2,two,x\nA1,again,2\n".utf8).write(to: URL(fileURLWithPath: directory + "/p.csv"))
         let result = try catalog.run(["import", "p.csv", "--json"])

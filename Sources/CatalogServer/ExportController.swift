@@ -1,0 +1,55 @@
+import Hummingbird
+import ProductCatalog
+
+/// `/api/export`: every product a search finds, as a CSV file or JSON, streamed.
+struct ExportController<Context: RequestContext> {
+    let store: any CatalogStoring
+
+    /// Products read from the catalog and written at a time.
+    static var batchSize: Int { 500 }
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.getAndHead(use: export)
+        return routes
+    }
+
+    /// `GET ?q=` (or `prefix=`), the filters, `typos=` and `sort=` of `/api/products`, and
+    /// `format=csv` (the default: the columns an import reads, so the file imports back unchanged)
+    /// or `format=json` (`{"products":[…]}`): all the matches in the list's order, as a download.
+    /// The products are read 500 at a time as the body is sent, so any number costs the same memory.
+    @Sendable func export(request: Request, context: Context) async throws -> Response {
+        let query = FormQuery(request.uri.query)
+        let search = try SearchParameters(query)
+        let format: ExportFormat
+        if let text = query["format"] {
+            guard let value = ExportFormat(rawValue: text) else {
+                throw APIError(.badRequest, "format must be csv or json.", fields: ["format": "Use csv or json."])
+            }
+            format = value
+        } else {
+            format = .csv
+        }
+        // The first batch is read before answering, so that a search the catalog refuses is an error status.
+        let store = store
+        let first = try await store.page(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos,
+                                         sort: search.sort, after: nil, limit: Self.batchSize).page
+        let headers: HTTPFields = [
+            .contentType: format.contentType,
+            .contentDisposition: "attachment; filename=\"products.\(format.rawValue)\"",
+            .cacheControl: "no-store",
+        ]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            var export = ProductExport(format: format)
+            var page = first
+            while true {
+                try await writer.write(ByteBuffer(bytes: export.encode(page.products)))
+                guard let cursor = page.nextCursor else { break }
+                page = try await store.page(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos,
+                                            sort: search.sort, after: cursor, limit: Self.batchSize).page
+            }
+            try await writer.write(ByteBuffer(bytes: export.finish()))
+            try await writer.finish(nil)
+        })
+    }
+}

@@ -1,0 +1,74 @@
+/// How exported products are written.
+public enum ExportFormat: String, Sendable, CaseIterable {
+    /// RFC 4180 CSV with a header of the catalog's column names, which `catalog import` reads back unchanged.
+    case csv
+    /// `{"products":[…]}`, each product as `catalog search --json` prints it.
+    case json
+
+    /// The HTTP content type of an export in this format.
+    public var contentType: String {
+        switch self {
+        case .csv: "text/csv; charset=utf-8"
+        case .json: "application/json"
+        }
+    }
+}
+
+/// Encodes the products of an export a batch at a time, so that any number of them is written in
+/// constant memory: ``encode(_:)`` each batch in order, then ``finish()``.
+///
+/// A CSV's columns are those of the product JSON (the known fields by their names, then the extra
+/// columns under their header names), so an export imports back into the same catalog: prices are
+/// exact decimals, a missing value is an empty field.
+public struct ProductExport: Sendable {
+    public let format: ExportFormat
+    /// The products encoded so far.
+    public private(set) var count = 0
+
+    public init(format: ExportFormat) {
+        self.format = format
+    }
+
+    /// The bytes of `products`, after the header (CSV) or the opening (JSON) when they are the first.
+    public mutating func encode(_ products: [Product]) -> [UInt8] {
+        var output: [UInt8] = []
+        for product in products {
+            guard case .object(let members) = product.jsonValue else { continue }
+            switch format {
+            case .csv:
+                if count == 0 { output += Self.csvRecord(members.map(\.key)) }
+                output += Self.csvRecord(members.map { Self.text(of: $0.value) })
+            case .json:
+                output += Array((count == 0 ? "{\"products\":[\n" : ",\n").utf8)
+                output += Array(JSONValue.object(members).serialized.utf8)
+            }
+            count += 1
+        }
+        return output
+    }
+
+    /// The bytes that end the export: for no products, a CSV of the known fields' header alone, or an empty list.
+    public mutating func finish() -> [UInt8] {
+        switch format {
+        case .csv: count == 0 ? Self.csvRecord(ProductField.allCases.map(\.rawValue)) : []
+        case .json: Array((count == 0 ? "{\"products\":[]}\n" : "\n]}\n").utf8)
+        }
+    }
+
+    private static func csvRecord(_ fields: [String]) -> [UInt8] {
+        var encoder = CSVEncoder()
+        for var field in fields { field.withUTF8 { encoder.appendField($0) } }
+        encoder.endRecord()
+        return encoder.bytes
+    }
+
+    /// A JSON value of a product as CSV text: null is empty, a number its digits.
+    private static func text(of value: JSONValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .int(let number): String(number)
+        case .null: ""
+        default: value.serialized
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import ProductCatalog
+import ProductCatalogPostgres
+import SystemPackage
+
+extension ExportFormat: ExpressibleByArgument {}
+
+extension Catalog {
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write every product a search finds as CSV or JSON.",
+            discussion: """
+                catalog export QUERY writes the products catalog search QUERY lists, with the \
+                same filters and --sort, all of them rather than a page: an empty query ("") \
+                writes the whole catalog. The CSV has the columns an import reads (the known \
+                fields by name, then the extra columns), prices as exact decimals, so \
+                catalog import reads it back into the same products. --format json writes \
+                {"products":[…]} as catalog search --json does. The products are read and \
+                written 500 at a time, in constant memory.
+
+                Examples:
+                  catalog export "" --output catalog.csv
+                  catalog export linen --color navy --format json > linen.json
+                  catalog export --prefix AB --output ab.csv
+                """)
+
+        @Argument(help: "The start of a productId, or words of a title, brand or type; \"\" for every product.")
+        var query = ""
+
+        @Option(help: "Only the products whose productId starts with this, and no word matches.")
+        var prefix: String?
+
+        @OptionGroup(title: "Filters") var filter: FilterOptions
+
+        @Flag(help: "Match words as typed: no typo tolerance.")
+        var exact = false
+
+        @Option(help: "relevance (the default), price (cheapest first), -price, title or newest (last added first).")
+        var sort: SearchSort = .relevance
+
+        @Option(help: "csv (the default) or json.")
+        var format: ExportFormat = .csv
+
+        @Option(help: "The file to write (replaced if it exists); standard output without it.")
+        var output: String?
+
+        @OptionGroup var database: DatabaseOptions
+
+        /// Products read and written at a time.
+        static let batchSize = 500
+
+        func validate() throws {
+            if prefix != nil, !query.isEmpty { throw ValidationError("Give either a query or --prefix, not both.") }
+        }
+
+        func run() async throws {
+            let text = ProductRules.trimmed(prefix ?? query)
+            let destination = try openOutput()
+            defer { if output != nil { try? destination.close() } }
+            var export = ProductExport(format: format)
+            if let location = try database.postgresLocation() {
+                guard sort == .relevance else {
+                    throw ValidationError("--sort needs a catalog file: a catalog on PostgreSQL lists matches in productId order.")
+                }
+                let search = try await PostgresProductSearch.open(location)
+                do {
+                    var cursor: KeysetCursor?
+                    repeat {
+                        let page = prefix != nil
+                            ? try await search.page(prefix: text, filters: filter.filters, after: cursor, limit: Self.batchSize)
+                            : try await search.page(query: text, filters: filter.filters, after: cursor, limit: Self.batchSize)
+                        try write(export.encode(page.products), to: destination)
+                        cursor = page.nextCursor
+                    } while cursor != nil
+                    await search.close()
+                } catch {
+                    await search.close()
+                    throw error
+                }
+            } else {
+                let search = try ProductSearch(databasePath: database.db)
+                var cursor: KeysetCursor?
+                repeat {
+                    let page = prefix != nil
+                        ? try search.page(prefix: text, filters: filter.filters, after: cursor, limit: Self.batchSize)
+                        : try search.page(query: text, filters: filter.filters, typos: !exact, sort: sort, after: cursor, limit: Self.batchSize)
+                    try write(export.encode(page.products), to: destination)
+                    cursor = page.nextCursor
+                } while cursor != nil
+            }
+            try write(export.finish(), to: destination)
+            if let output {
+                Terminal.standardError.write("Exported \(export.count.formatted()) products to \(output).\n")
+            }
+        }
+
+        private func openOutput() throws -> FileDescriptor {
+            guard let output else { return FileDescriptor.standardOutput }
+            do {
+                return try FileDescriptor.open(FilePath(output), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            } catch {
+                throw ValidationError("Cannot write \(output): \(error). Choose a file in a folder you can write to.")
+            }
+        }
+
+        private func write(_ bytes: [UInt8], to destination: FileDescriptor) throws {
+            guard !bytes.isEmpty else { return }
+            do {
+                _ = try bytes.withUnsafeBytes { try destination.writeAll($0) }
+            } catch {
+                throw ExportStopped(destination: output ?? "standard output", reason: "\(error)")
+            }
+        }
+    }
+}
+
+/// Writing an export failed (a full disk, a closed pipe): exit status 1 with what to do.
+struct ExportStopped: Error, CustomStringConvertible {
+    var destination: String
+    var reason: String
+
+    var description: String {
+        "The export to \(destination) stopped: \(reason). What was written before is incomplete; free space or fix the destination and run the export again."
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ProductCatalog
+import Testing
+@testable import CatalogServer
+
+/// `GET /api/export`: the whole result of a search, streamed as CSV or JSON.
+@Suite struct ExportRouteTests {
+    @Test func theCSVExportOfTheCatalogImportsBackIntoTheSameCatalog() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        // More products than one batch, so the body is written in several.
+        let count = ExportController<BasicRequestContext>.batchSize * 2 + 17
+        try fixture.importCSV(productsCSV(prefix: "EX", count: count))
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/export", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/csv; charset=utf-8")
+            #expect(response.headers[.contentDisposition] == "attachment; filename=\"products.csv\"")
+            let copy = try ServerFixture()
+            defer { copy.remove() }
+            let summary = try copy.importCSV(response.text)
+            #expect(summary.rowsInserted == count && summary.rowsRejected == 0)
+            let imported = try Self.allProducts(copy.databasePath)
+            #expect(imported.count == count)
+            // The original's missing columns come back as empty values, which an import keeps as "": the same to every reader.
+            let original = try Self.allProducts(fixture.databasePath)
+            #expect(imported.map(Self.blanksAsNull) == original.map(Self.blanksAsNull))
+            #expect(imported.map(\.listPrice) == original.map(\.listPrice) && original.allSatisfy { $0.listPrice != nil })
+        }
+    }
+
+    /// `product` as JSON, with empty texts as null.
+    static func blanksAsNull(_ product: Product) -> JSONValue {
+        guard case .object(let members) = product.jsonValue else { return product.jsonValue }
+        return .object(members.map { $0.value == .string("") ? .init($0.key, .null) : $0 })
+    }
+
+    /// Every product of the catalog at `path`, in productId order.
+    static func allProducts(_ path: String) throws -> [Product] {
+        let search = try ProductSearch(databasePath: path)
+        var products: [Product] = []
+        var cursor: KeysetCursor?
+        repeat {
+            let page = try search.page(prefix: "", after: cursor, limit: 100)
+            products += page.products
+            cursor = page.nextCursor
+        } while cursor != nil
+        return products
+    }
+
+    @Test func theJSONExportHoldsEveryMatchInTheListsOrder() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/export?format=json&q=linen&color=navy&sort=-price", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "application/json")
+            let page = try JSONDecoder().decode(SearchPage.self, from: Data(response.text.utf8))
+            let listed = try await client.execute(uri: "/api/products?q=linen&color=navy&sort=-price", method: .get)
+            #expect(page.products.map(\.productId) == (try listed.productIds()))
+            #expect(page.products.map(\.productId) == ["P1", "P5"])
+        }
+    }
+
+    @Test func anUnknownFormatIsA400NamingIt() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/export?format=xlsx", method: .get)
+            #expect(response.status == .badRequest)
+            #expect(Array(try response.errorFields().keys) == ["format"])
+        }
+    }
+}
