@@ -127,6 +127,14 @@ public final class CatalogStore: CatalogStoring {
         }
     }
 
+    /// Applies `change` to each of `productIds` in one transaction.
+    public func apply(_ change: BatchChange, to productIds: [String]) async throws -> BatchOutcome {
+        let path = databasePath
+        return try await writing.run { editor in
+            try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.apply(change, to: productIds) }
+        }
+    }
+
     /// How many products were added, edited or deleted here since the last replacing import (0 without a catalog).
     public func handEditsSinceImport() async throws -> Int {
         let path = databasePath

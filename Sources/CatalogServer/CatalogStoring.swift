@@ -30,6 +30,8 @@ public protocol CatalogStoring: Sendable {
     func replace(productId: String, with product: Product) async throws -> Product
     /// Deletes the product with `productId`.
     func delete(productId: String) async throws
+    /// Applies `change` to each of `productIds` (at most ``CatalogEditor/maxBatchProducts``), saying which it refused and why.
+    func apply(_ change: BatchChange, to productIds: [String]) async throws -> BatchOutcome
     /// How many products were added, edited or deleted here since the last replacing import (0 without a catalog).
     func handEditsSinceImport() async throws -> Int
     /// Called when this server's own import replaced the catalog.

@@ -6,8 +6,8 @@ import ProductCatalog
 ///
 /// `PUT /api/products/{productId}/image` with a JPEG or PNG body (the page crops it to a square)
 /// stores the file as `<catalog>.images/<random>.jpg` and sets the product's `imageURL` to
-/// `/images/<name>`, which `GET /images/{name}` serves. Images a product no longer uses are
-/// deleted when it gets a new one.
+/// `/images/<name>`, which `GET /images/{name}` serves. A picture is deleted when its product
+/// gets another one, an edit changes its address, or the product is deleted.
 struct ImagesController<Context: RequestContext> {
     let store: any CatalogStoring
     /// The folder the images are kept in.
@@ -72,7 +72,7 @@ struct ImagesController<Context: RequestContext> {
             try? FileManager.default.removeItem(atPath: folder + "/" + name)
             throw error
         }
-        if let previous, let old = Self.storedName(previous) { try? FileManager.default.removeItem(atPath: folder + "/" + old) }
+        Self.discard(previous, in: folder)
         return JSONResponse.response(stored.jsonValue)
     }
 
@@ -89,6 +89,12 @@ struct ImagesController<Context: RequestContext> {
             .cacheControl: "public, max-age=31536000, immutable",
             .xContentTypeOptions: "nosniff",
         ], body: body)
+    }
+
+    /// Deletes the stored picture `imageURL` names, if it names one: its product no longer uses it.
+    static func discard(_ imageURL: String?, in folder: String) {
+        guard let imageURL, let name = storedName(imageURL) else { return }
+        try? FileManager.default.removeItem(atPath: folder + "/" + name)
     }
 
     /// The file name in an `imageURL` this server gave out, or nil for any other address.

@@ -88,6 +88,31 @@ public actor PostgresCatalogStore: CatalogStoring {
         try await writing { try await $0.delete(productId: productId) }
     }
 
+    /// Applies `change` to each of `productIds`, each product in a transaction of its own (the
+    /// PostgreSQL editor writes one product at a time).
+    public func apply(_ change: BatchChange, to productIds: [String]) async throws -> BatchOutcome {
+        var outcome = BatchOutcome()
+        for productId in productIds {
+            do {
+                guard let current = try await product(id: productId) else { throw EditError.notFound(productId: productId) }
+                switch change {
+                case .star(let starred): try await setFavorite(current.productId, starred)
+                case .delete: try await delete(productId: current.productId)
+                case .set: _ = try await replace(productId: current.productId, with: try change.applied(to: current))
+                }
+                outcome.changed.append(productId)
+            } catch let error as EditError {
+                switch error {
+                case .invalid, .notFound, .duplicate: outcome.refused.append(.init(productId: productId, reason: error.description))
+                default: throw error
+                }
+            } catch let error as APIError where [.notFound, .conflict, .unprocessableContent].contains(error.status) {
+                outcome.refused.append(.init(productId: productId, reason: error.message))
+            }
+        }
+        return outcome
+    }
+
     public func handEditsSinceImport() async throws -> Int {
         do {
             return try await writing { try await $0.handEditsSinceImport() }

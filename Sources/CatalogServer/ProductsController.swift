@@ -14,6 +14,7 @@ struct ProductsController<Context: RequestContext> {
         let routes = RouteCollection(context: Context.self)
         routes.getAndHead(use: list)
         routes.post(use: add)
+        routes.post("batch", use: batch)
         routes.getAndHead("{productId}", use: show)
         routes.getAndHead("{productId}/variants", use: variants)
         routes.put("{productId}", use: edit)
@@ -98,15 +99,39 @@ struct ProductsController<Context: RequestContext> {
                 draft[.productId] = current.productId
             }
             let product = try validated(draft)
+            let previous = try await store.product(id: productId)?.imageURL
             let stored = try await store.replace(productId: productId, with: product)
+            if previous != stored.imageURL { ImagesController<Context>.discard(previous, in: store.imagesFolder) }
             return JSONResponse.response(stored.jsonValue)
         }
     }
 
-    /// `DELETE /{productId}`: 204, or 404 when there is no such product.
+    /// `POST /batch`: one change for up to 1,000 products at once (see ``BatchRequestBody``), in one
+    /// transaction: `{"changed":N,"changedIds":[…],"refused":[{"productId":…,"message":…}]}`, the
+    /// refused left as they were. Deleted products' stored pictures go with them.
+    @Sendable func batch(request: Request, context: Context) async throws -> Response {
+        try await bodies.withBudget(bytes: ProductRequestBody.size(of: request, context: context)) {
+            let (change, productIds) = try await BatchRequestBody.read(from: request, context: context)
+            var pictures: [String: String] = [:]
+            if change == .delete {
+                for productId in productIds { pictures[productId] = try await store.product(id: productId)?.imageURL }
+            }
+            let outcome = try await store.apply(change, to: productIds)
+            for productId in outcome.changed { ImagesController<Context>.discard(pictures[productId], in: store.imagesFolder) }
+            return JSONResponse.response(.object([
+                .init("changed", .int(outcome.changed.count)),
+                .init("changedIds", .array(outcome.changed.map(JSONValue.string))),
+                .init("refused", .array(outcome.refused.map { .object([.init("productId", .string($0.productId)), .init("message", .string($0.reason))]) })),
+            ]))
+        }
+    }
+
+    /// `DELETE /{productId}`: 204, or 404 when there is no such product; its stored picture goes with it.
     @Sendable func remove(request: Request, context: Context) async throws -> Response {
         let productId = try ProductIdPath.decode(from: context)
+        let imageURL = try await store.product(id: productId)?.imageURL
         try await store.delete(productId: productId)
+        ImagesController<Context>.discard(imageURL, in: store.imagesFolder)
         return Response(status: .noContent)
     }
 

@@ -119,6 +119,17 @@ import Testing
             #expect(try await upload(Self.png, type: "image/png", to: "NOPE").status == .notFound)
             #expect(try await client.execute(uri: "/images/..%2Fcatalog.sqlite", method: .get).status == .notFound)
             #expect(try await client.execute(uri: "/images/abc.png", method: .get).status == .notFound)
+
+            // An edit that clears the address deletes the picture; so does deleting the product.
+            let cleared = try await client.execute(uri: "/api/products/P-001", method: .put, headers: [.contentType: "application/json"],
+                                                   body: ByteBuffer(string: #"{"title":"Product 1","imageURL":""}"#))
+            #expect(cleared.status == .ok)
+            #expect(try await client.execute(uri: newURL, method: .get).status == .notFound, "the cleared picture is deleted")
+            let third = try await upload(Self.png, type: "image/png", to: "P-000")
+            let thirdURL = try #require(try third.json()["imageURL"] as? String)
+            #expect(try await client.execute(uri: thirdURL, method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/api/products/P-000", method: .delete).status == .noContent)
+            #expect(try await client.execute(uri: thirdURL, method: .get).status == .notFound, "a deleted product's picture is deleted")
         }
     }
 

@@ -27,6 +27,8 @@ public final class CatalogEditor {
     private let filePath: String
     /// True once the table is known to have every known field (older catalogs get them at the first write).
     private var fieldsChecked = false
+    /// True inside ``write(_:)``: a write within it (a batch's changes) joins its transaction.
+    private var writing = false
     /// The names of the table's extra columns, as the table spells them.
     public let extraColumns: [String]
 
@@ -149,6 +151,7 @@ public final class CatalogEditor {
 
     /// Runs `body` in an IMMEDIATE transaction on the file the path names now, unless an import runs.
     func write<T>(_ body: () throws -> T) throws -> T {
+        if writing { return try body() }
         if case .regular(_, let mode, _, _)? = try? FileSystem.entry(at: filePath), !FileSystem.isWritable(filePath, mode: mode) {
             throw EditError.catalog(.readOnly(path: databasePath))
         }
@@ -159,6 +162,8 @@ public final class CatalogEditor {
             try connection.transaction(.immediate) {
                 guard isCurrent else { throw EditError.catalogReplaced(path: databasePath) }
                 if !fieldsChecked { try CatalogSchema.upgrade(connection) }
+                writing = true
+                defer { writing = false }
                 let result = try body()
                 try WordIndex.settlePending(connection)
                 return result

@@ -1,0 +1,77 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ProductCatalog
+import Testing
+@testable import CatalogServer
+
+/// `POST /api/products/batch`: one change for many products, with a summary of what changed and what was refused.
+@Suite struct BatchRouteTests {
+    static let json: HTTPFields = [.contentType: "application/json"]
+
+    @Test func aBatchSetsAFieldAndSaysWhatItRefused() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/products/batch", method: .post, headers: Self.json,
+                                                    body: ByteBuffer(string: #"{"action":"set","productIds":["P1","P2","NOPE"],"fields":{"color":"Teal","salesPrice":"45.00"}}"#))
+            #expect(response.status == .ok)
+            let answer = try response.json()
+            #expect(answer["changed"] as? Int == 1)
+            #expect(answer["changedIds"] as? [String] == ["P2"])
+            let refused = try #require(answer["refused"] as? [[String: String]])
+            #expect(refused.map { $0["productId"] } == ["P1", "NOPE"])
+            #expect(refused[0]["message"]?.contains("salesPrice") == true, "\(refused)")
+            let teal = try await client.execute(uri: "/api/products?q=&color=teal", method: .get)
+            #expect(try teal.productIds() == ["P2"])
+        }
+    }
+
+    @Test func aBatchDeletesAndStars() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.application().test(.router) { client in
+            func batch(_ body: String) async throws -> TestResponse {
+                try await client.execute(uri: "/api/products/batch", method: .post, headers: Self.json, body: ByteBuffer(string: body))
+            }
+            #expect(try await batch(#"{"action":"star","productIds":["P3","P4"]}"#).json()["changed"] as? Int == 2)
+            let favorites = try await client.execute(uri: "/api/favorites", method: .get)
+            #expect(try favorites.productIds() == ["P3", "P4"])
+            #expect(try await batch(#"{"action":"delete","productIds":["P1","P4"]}"#).json()["changed"] as? Int == 2)
+            #expect(try fixture.storedIds() == ["P2", "P3", "P5"])
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"action":"paint","productIds":["P1"]}"#, "action"),
+        (#"{"action":"set","productIds":["P1"],"fields":{"productId":"X"}}"#, "productId"),
+        (#"{"action":"set","productIds":["P1"]}"#, "fields"),
+        (#"{"action":"delete","productIds":[]}"#, "productIds"),
+    ])
+    func aBatchTheServerCannotApplyIsA422NamingWhatToFix(body: String, field: String) async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/products/batch", method: .post, headers: Self.json, body: ByteBuffer(string: body))
+            #expect(response.status == .unprocessableContent)
+            #expect(Array(try response.errorFields().keys) == [field])
+            #expect(try fixture.storedIds() == ["P1", "P2", "P3", "P4", "P5"])
+        }
+    }
+
+    @Test func moreThanAThousandProductsIsRefused() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.application().test(.router) { client in
+            let ids = (0...CatalogEditor.maxBatchProducts).map { "\"X\($0)\"" }.joined(separator: ",")
+            let response = try await client.execute(uri: "/api/products/batch", method: .post, headers: Self.json,
+                                                    body: ByteBuffer(string: #"{"action":"delete","productIds":["# + ids + "]}"))
+            #expect(response.status == .unprocessableContent)
+            #expect(Array(try response.errorFields().keys) == ["productIds"])
+        }
+    }
+}
