@@ -99,9 +99,11 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             resources: [
+                .embedInCode("Page/address.js"),
                 .embedInCode("Page/api.js"),
                 .embedInCode("Page/app.css"),
                 .embedInCode("Page/app.js"),
+                .embedInCode("Page/bulk.js"),
                 .embedInCode("Page/connection.js"),
                 .embedInCode("Page/detail.js"),
                 .embedInCode("Page/dialogs.js"),
@@ -117,7 +119,9 @@ let package = Package(
                 .embedInCode("Page/messages.js"),
                 .embedInCode("Page/outbox.js"),
                 .embedInCode("Page/remove.js"),
+                .embedInCode("Page/sorting.js"),
                 .embedInCode("Page/state.js"),
+                .embedInCode("Page/sw.js"),
             ],
             swiftSettings: strictness
         ),

@@ -10,14 +10,28 @@ struct PageController<Context: RequestContext> {
         for (name, bytes) in Self.scripts {
             routes.getAndHead(RouterPath(name)) { _, _ in Self.asset(bytes, type: "text/javascript; charset=utf-8") }
         }
+        routes.getAndHead("sw.js") { _, _ in Self.asset(Self.serviceWorker, type: "text/javascript; charset=utf-8") }
         return routes
+    }
+
+    /// The page's files, which the service worker keeps so that the page loads without the server.
+    static var shellFiles: [String] {
+        ["/", "/app.css"] + scripts.map { "/" + $0.0 }
+    }
+
+    /// `sw.js`, told which files are the page's.
+    static var serviceWorker: [UInt8] {
+        let list = shellFiles.map { "\"\($0)\"" }.joined(separator: ", ")
+        return Array("self.SHELL_FILES = [\(list)];\n".utf8) + PackageResources.sw_js
     }
 
     /// The page's script modules by file name; `app.js` is the entry point and imports the others.
     static var scripts: [(String, [UInt8])] {
         [
+            ("address.js", PackageResources.address_js),
             ("api.js", PackageResources.api_js),
             ("app.js", PackageResources.app_js),
+            ("bulk.js", PackageResources.bulk_js),
             ("connection.js", PackageResources.connection_js),
             ("detail.js", PackageResources.detail_js),
             ("dialogs.js", PackageResources.dialogs_js),
@@ -32,6 +46,7 @@ struct PageController<Context: RequestContext> {
             ("messages.js", PackageResources.messages_js),
             ("outbox.js", PackageResources.outbox_js),
             ("remove.js", PackageResources.remove_js),
+            ("sorting.js", PackageResources.sorting_js),
             ("state.js", PackageResources.state_js),
         ]
     }

@@ -26,7 +26,9 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import traceback
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -47,8 +49,13 @@ class Server:
     """`catalog serve` on 127.0.0.1 and a port the system picks, stopped at the end."""
 
     def __init__(self, catalog, database):
+        self.catalog, self.database = catalog, database
+        self.url = None
+        self.start("0")
+
+    def start(self, port):
         self.process = subprocess.Popen(
-            [catalog, "serve", "--db", database, "--host", "127.0.0.1", "--port", "0"],
+            [self.catalog, "serve", "--db", self.database, "--host", "127.0.0.1", "--port", port],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.url = None
         ready = threading.Event()
@@ -64,6 +71,11 @@ class Server:
         if not ready.wait(WAIT_SECONDS) or self.url is None:
             self.stop()
             raise RuntimeError("catalog serve did not print the address it listens on")
+
+    def restart(self):
+        """Starts the server again on the address it had, as after an outage."""
+        port = urllib.parse.urlparse(self.url).port
+        self.start(str(port))
 
     def get_json(self, path, **query):
         url = self.url.rstrip("/") + path + ("?" + urllib.parse.urlencode(query) if query else "")
@@ -289,6 +301,173 @@ class BrowserTest:
         self.type_in_search("")
         self.wait(lambda: self.element("count").text == "10,000 products in the catalog", "the list did not return to the catalog")
 
+    FETCH_LOG = """
+        if (!window.fetchLog) {
+          window.fetchLog = [];
+          const original = window.fetch;
+          window.fetch = function (input, init) { window.fetchLog.push(String(input)); return original.apply(this, arguments); };
+        }"""
+
+    def api_query(self, path, pairs):
+        """The API's JSON answer for a query given as (name, value) pairs, names repeated for several values."""
+        return json.loads(self.server.get_text(path + "?" + urllib.parse.urlencode(pairs)))
+
+    def keystrokes_and_address(self):
+        """Every keystroke asks the server, a slow answer never replaces a newer one, and the view lives in the address."""
+        self.driver.execute_script(self.FETCH_LOG)
+        text = "linen sh"
+        self.set_network(latency=120)
+        try:
+            self.type_in_search("")
+            # At a person's pace, 60 ms a key: the answers (120 ms away) arrive after the next key.
+            typing = ActionChains(self.driver)
+            for character in text:
+                typing.send_keys(character).pause(0.06)
+            typing.perform()
+            self.wait(lambda: self.element("count").text.endswith(f"“{text}”"), f"the count never followed {text!r}")
+            self.wait(lambda: self.row_ids() == self.expected_ids(text, 1), f"the rows are not the answer to {text!r}")
+        finally:
+            self.set_network()
+        asked = self.driver.execute_script("return window.fetchLog.filter(u => u.startsWith('/api/products?q=')).map(u => new URLSearchParams(u.split('?')[1]).get('q'))")
+        typed = [text[:n] for n in range(1, len(text) + 1) if text[n - 1] != " "]
+        assert all(prefix.strip() in asked for prefix in typed), f"not every keystroke searched: asked for {asked}"
+        assert urllib.parse.parse_qs(urllib.parse.urlparse(self.driver.current_url).query).get("q") == [text], \
+            f"the address does not hold the query: {self.driver.current_url}"
+
+        # Two colors at once: the field is counted without its own filter, so both chips stay to be pressed.
+        self.type_in_search("")
+        self.wait(lambda: self.element("count").text.startswith("10,000 products"), "the list did not return to the catalog")
+        colors = [entry["value"] for entry in self.server.get_json("/api/facets", q="")["color"]["values"][:2]]
+        for color in colors:
+            chip = f'#facet-groups .chip[data-filter="color"][data-value="{color}"]'
+            self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, chip), f"no chip for {color!r}")
+            self.driver.execute_script(f"document.querySelector('{chip}').click()")
+            self.wait(lambda: self.driver.execute_script(f"const c = document.querySelector('{chip}'); return c && c.getAttribute('aria-pressed')") == "true",
+                      f"the chip {color!r} is not pressed")
+        both = self.api_query("/api/products", [("q", ""), ("color", colors[0]), ("color", colors[1]), ("limit", 20)])
+        self.wait(lambda: self.element("count").text == f"{both['count']:,} products with the chosen values",
+                  f"two colors do not count {both['count']:,}: {self.element('count').text!r}")
+        self.wait(lambda: self.row_ids() == [p["productId"] for p in both["products"]], "the rows are not those of either color")
+
+        # A header sorts, and says which way.
+        price_header = self.driver.find_element(By.CSS_SELECTOR, '.sort-button[data-sorts="price -price"]')
+        price_header.click()
+        by_price = self.api_query("/api/products", [("q", ""), ("color", colors[0]), ("color", colors[1]), ("sort", "price"), ("limit", 20)])
+        self.wait(lambda: self.row_ids() == [p["productId"] for p in by_price["products"]], "the price header did not sort by price")
+        assert price_header.find_element(By.XPATH, "..").get_attribute("aria-sort") == "ascending", "the header does not say ascending"
+        price_header.click()
+        by_price_down = self.api_query("/api/products", [("q", ""), ("color", colors[0]), ("color", colors[1]), ("sort", "-price"), ("limit", 20)])
+        self.wait(lambda: self.row_ids() == [p["productId"] for p in by_price_down["products"]], "a second click did not sort dearest first")
+        assert price_header.find_element(By.XPATH, "..").get_attribute("aria-sort") == "descending", "the header does not say descending"
+        assert self.element("sort").get_attribute("value") == "-price", "the sort menu does not show the header's order"
+
+        # Open a product, Back closes it, Forward opens it again, and a reload shows the same view.
+        first = by_price_down["products"][0]["productId"]
+        self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{first}"] .id-button').click()
+        self.wait(lambda: self.element("detail").is_displayed() and "product=" in self.driver.current_url, "opening a product did not put it in the address")
+        self.driver.back()
+        self.wait(lambda: not self.element("detail").is_displayed(), "Back did not close the product")
+        self.driver.forward()
+        self.wait(lambda: self.element("detail").is_displayed(), "Forward did not open the product again")
+        self.driver.refresh()
+        self.wait(lambda: self.element("detail").is_displayed(), "after a reload the product is not open")
+        self.element("detail").find_element(By.CSS_SELECTOR, "[data-close]").click()
+        self.wait(lambda: self.row_ids() == [p["productId"] for p in by_price_down["products"]], "after a reload the list is not the same view")
+        assert self.element("sort").get_attribute("value") == "-price", "after a reload the sort is lost"
+        pressed = self.driver.execute_script("return [...document.querySelectorAll('.chip[aria-pressed=\"true\"]')].map(c => c.dataset.value)")
+        assert sorted(pressed) == sorted(colors), f"after a reload the chosen colors are {pressed}"
+        self.driver.back()  # the entry before the product: the same list
+        self.wait(lambda: "product=" not in self.driver.current_url, "Back after closing did not leave the product's entry")
+        self.driver.get(self.server.url)
+        self.wait(lambda: self.element("count").text.startswith("10,000 products"), "the bare address did not show the whole catalog")
+
+    def export_round_trip(self):
+        """The export links download every match of the search, and the CSV imports back into the same products."""
+        self.type_in_search("linen")
+        self.wait(lambda: self.element("count").text.endswith("“linen”"), "the search for linen did not finish")
+        href = self.element("export-csv").get_attribute("href")
+        assert "q=linen" in href, f"the export link does not follow the search: {href}"
+        csv_text = self.server.get_text(urllib.parse.urlparse(href).path + "?" + urllib.parse.urlparse(href).query)
+        listed = self.expected_ids("linen", 1000)
+        exported = [row["productId"] for row in csv.DictReader(csv_text.splitlines(keepends=True))]
+        assert exported == listed, f"the export holds {len(exported)} products, the search lists {len(listed)}"
+        path = os.path.join(self.work, "exported.csv")
+        with open(path, "w", encoding="utf-8", newline="") as file:
+            file.write(csv_text)
+        copy = os.path.join(self.work, "exported.sqlite")
+        self.run_catalog("import", path, "--db", copy)
+        again = subprocess.run([self.catalog, "export", "", "--sort", "relevance", "--db", copy], capture_output=True, text=True, check=True).stdout
+        assert sorted(again.splitlines()[1:]) == sorted(csv_text.splitlines()[1:]), "the export did not import back into the same products"
+        self.type_in_search("")
+
+    def bulk_actions(self):
+        """Rows selected by click and shift-click get a field set in one request; a bulk delete can be undone."""
+        self.type_in_search("shirt")
+        self.wait(lambda: self.element("count").text.endswith("“shirt”"), "the search for shirt did not finish")
+        self.wait(lambda: len(self.row_ids()) >= 20, "the search for shirt listed fewer than 20 products")
+        # Not the starred product, which the steps after this one expect to find.
+        ids = [i for i in self.row_ids() if i != self.starred][:4]
+        box_of = lambda product_id: self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"] .select-box')
+        box_of(ids[0]).click()
+        ActionChains(self.driver).key_down(Keys.SHIFT).click(box_of(ids[3])).key_up(Keys.SHIFT).perform()
+        self.wait(lambda: self.element("bulk-count").text == "4 products selected", f"shift-click did not select 4: {self.element('bulk-count').text!r}")
+        assert not self.element("detail").is_displayed(), "a checkbox opened the product"
+        self.driver.execute_script(self.FETCH_LOG + "window.fetchLog.length = 0;")
+        Select(self.element("bulk-field")).select_by_value("color")
+        self.element("bulk-value").send_keys("Ultraviolet")
+        self.element("bulk-form").find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+        self.wait(lambda: "Changed 4 products." in self.element("message").text, f"no summary of the bulk edit: {self.element('message').text!r}")
+        batches = self.driver.execute_script("return window.fetchLog.filter(u => u === '/api/products/batch').length")
+        assert batches == 1, f"the bulk edit took {batches} requests"
+        for product_id in ids:
+            assert self.server.get_json("/api/products/" + urllib.parse.quote(product_id))["color"] == "Ultraviolet", f"{product_id} was not changed"
+        # Delete two, undo, then delete them for good.
+        self.element("bulk-clear").click()
+        self.wait(lambda: not self.element("bulk").is_displayed(), "clearing the selection left the bar")
+        doomed = [i for i in self.row_ids() if i != self.starred][:2]
+        for product_id in doomed:
+            self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"] .select-box').click()
+        self.element("bulk").find_element(By.CSS_SELECTOR, '[data-bulk="delete"]').click()
+        self.wait(lambda: self.element("undo").is_displayed(), "no Undo after a bulk delete")
+        self.wait(lambda: not any(i in self.row_ids() for i in doomed) or all(
+            not self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{i}"]').is_displayed() for i in doomed),
+            "the deleted rows are still shown")
+        self.element("undo-button").click()
+        self.wait(lambda: not self.element("undo").is_displayed(), "Undo did not close")
+        for product_id in doomed:
+            assert self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"]').is_displayed(), f"{product_id} did not come back"
+            assert self.server.get_json("/api/products/" + urllib.parse.quote(product_id))["productId"] == product_id, f"{product_id} was deleted despite Undo"
+        self.element("bulk").find_element(By.CSS_SELECTOR, '[data-bulk="delete"]').click()
+        self.wait(lambda: "Deleted 2 products." in self.element("message").text, "the bulk delete was not sent after its undo time", 20)
+        for product_id in doomed:
+            try:
+                self.server.get_json("/api/products/" + urllib.parse.quote(product_id))
+                raise AssertionError(f"{product_id} was not deleted")
+            except urllib.error.HTTPError as error:
+                assert error.code == 404, f"{product_id}: {error}"
+        self.type_in_search("")
+
+    def outage_backoff(self):
+        """With the server unreachable at the end of a long list, the page asks again after 1, 2, 4 … s, not in a loop."""
+        self.type_in_search("a")
+        self.wait(lambda: len(self.row_ids()) >= 20, "the search for a listed nothing")
+        self.driver.execute_script(self.FETCH_LOG)
+        self.set_network(offline=True)
+        try:
+            self.driver.execute_script("window.fetchLog.length = 0; window.scrollTo(0, document.body.scrollHeight)")
+            self.wait(lambda: self.element("connection").is_displayed() or len(self.row_ids()) > 20, "nothing happened at the end of the list")
+            self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+            time.sleep(10)  # the outage itself: what is measured is how often the page asks during it
+            asked = self.driver.execute_script("return window.fetchLog.length")
+        finally:
+            self.set_network()
+        assert asked <= 10, f"the page sent {asked} requests during a 10 s outage"
+        if self.element("connection").is_displayed():  # the browser's "online" event may have found the server already
+            self.element("connection-retry").click()
+        self.wait(lambda: not self.element("connection").is_displayed(), "the banner stayed after the connection came back")
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        self.type_in_search("")
+
     def choose_prefix(self):
         """A two-character prefix of the first product with more than 40 matches, so there are 3+ pages."""
         first = self.server.get_json("/api/products", limit=1)["products"][0]["productId"]
@@ -382,7 +561,9 @@ class BrowserTest:
         assert self.element("editor").is_displayed(), "the form closed despite the error"
         title = self.element("editor-title").rect
         assert title["y"] >= 0, "the form's title scrolled out of view after the error"
-        self.fill("listPrice", "12.34")
+        self.fill("listPrice", "12,34")  # a decimal comma, as imports read it
+        self.wait(lambda: self.element("error-listPrice").text == "" and self.element("field-listPrice").get_attribute("aria-invalid") is None,
+                  "the price's error stayed after the price was corrected")
         self.element("editor-save").click()
         self.wait(lambda: not self.element("editor").is_displayed(), "the form did not close after a valid save")
         self.wait(lambda: self.element("message").text == "Added ZZ-BROWSER-1.", "no success message")
@@ -585,6 +766,54 @@ class BrowserTest:
         self.wait(lambda: not self.element("outbox").is_displayed(), "the resolved change is still waiting")
         assert self.server.get_json("/api/products/ZZ-OFFLINE-2")["title"] == "Taken meanwhile", "the resolved change did not reach the server"
 
+    def offline_whole(self):
+        """With the server stopped: the page reloads, a product opened before opens, a star and an add wait, shown as pending."""
+        seen = self.starred
+        self.open_detail(seen)
+        self.wait(lambda: self.driver.execute_script("return !!navigator.serviceWorker.controller"), "no service worker controls the page")
+        self.element("detail").find_element(By.CSS_SELECTOR, "[data-close]").click()
+        # Opened once more now that the service worker answers, so that it keeps the product.
+        self.open_detail(seen)
+        self.element("detail").find_element(By.CSS_SELECTOR, "[data-close]").click()
+        url = self.server.url
+        self.collect_console()
+        before = len(self.console)
+        self.server.stop()
+        try:
+            self.driver.get(url.rstrip("/") + "/?product=" + urllib.parse.quote(seen))
+            self.wait(lambda: self.element("connection").is_displayed(), "the page did not load offline, or showed no banner")
+            self.wait(lambda: self.element("detail").is_displayed() and self.element("detail-title").text != "",
+                      "the product opened before did not open offline")
+            unstarring = self.element("detail-star").find_element(By.CSS_SELECTOR, "button.star")
+            assert unstarring.get_attribute("aria-pressed") == "true", "the starred product does not show its star offline"
+            unstarring.click()
+            self.wait(lambda: "waiting to be sent" in self.element("outbox-text").text, "the unstar was not kept offline")
+            self.element("detail").find_element(By.CSS_SELECTOR, "[data-close]").click()
+            self.element("add-button").click()
+            self.wait(lambda: self.element("editor").is_displayed(), "the add form did not open offline")
+            self.element("field-productId").send_keys("ZZ-PENDING-1")
+            self.element("field-title").send_keys("Waiting offline")
+            self.element("editor-save").click()
+            self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, '#rows tr.pending[data-product-id="ZZ-PENDING-1"]'),
+                      "the add made offline is not in the list, marked as pending")
+            assert "waiting to be sent" in self.driver.find_element(By.CSS_SELECTOR, '#rows tr.pending').text, "the pending row does not say so"
+        finally:
+            self.server.restart()
+            # The requests refused while the server was stopped are this step's purpose, not errors.
+            self.collect_console()
+            self.console = self.console[:before] + [entry for entry in self.console[before:]
+                                                    if "ERR_CONNECTION_REFUSED" not in entry["message"]]
+        if self.element("connection").is_displayed():
+            self.element("connection-retry").click()
+        self.wait(lambda: not self.element("connection").is_displayed(), "the banner stayed after the server was back")
+        self.wait(lambda: not self.element("outbox").is_displayed(), f"the waiting changes were not all sent: {self.element('outbox-text').text!r}")
+        assert self.server.get_json("/api/products/ZZ-PENDING-1")["title"] == "Waiting offline", "the offline add did not reach the server"
+        starred = [p["productId"] for p in self.server.get_json("/api/favorites")["products"]]
+        assert seen not in starred, "the offline unstar did not reach the server"
+        self.api_send("PUT", "/api/favorites/" + urllib.parse.quote(seen))  # the star later steps expect
+        self.driver.get(self.server.url)
+        self.wait(lambda: self.row_ids()[:1] == [seen], "the page did not list the starred product first again")
+
     def take_screenshots(self):
         """Light, dark and phone width; at 390 pixels every card keeps its fields beside the thumbnail, one line each."""
         if self.element("import-panel").is_displayed():
@@ -679,6 +908,9 @@ class BrowserTest:
         self.check("on a slow connection the old rows are marked while a search loads", self.slow_network)
         self.check("a color chip filters the list, with the API's count", self.facet_chips)
         self.check("a title with a typo finds its product, matched words bold; sorting by price", self.typo_and_sort)
+        self.check("a request per keystroke; two colors, a sorted header, Back, Forward and reload in the address", self.keystrokes_and_address)
+        self.check("the export downloads every match and imports back into the same products", self.export_round_trip)
+        self.check("a 10 s outage at the end of the list costs at most 10 requests", self.outage_backoff)
         self.check("Escape asks before losing typed text; a field error; focus on the saved row", self.add_product)
         self.check("a rename lists the product under its new productId, focused", self.rename_product)
         self.check("variants in the detail; a picture cropped square, stored and shown", self.variants_and_image)
@@ -686,7 +918,9 @@ class BrowserTest:
         self.check("a PNG and an empty file get the page's own words", self.import_errors)
         self.check("the import previews, warns before replacing edits, and keeps the star", self.upload_csv)
         self.check("long unbroken text and a long query stay inside the page", self.long_text)
+        self.check("rows selected by shift-click get a field in one request; a bulk delete is undone, then done", self.bulk_actions)
         self.check("offline: banner, adds kept and sent when back, a conflict to resolve", self.offline_and_back)
+        self.check("server stopped: the page reloads, a product seen opens, a star and an add wait as pending", self.offline_whole)
         self.check("screenshots in light and dark mode, and a phone layout that holds", self.take_screenshots)
         self.check("input borders have 3:1 contrast", self.contrast)
         self.check("after a delete, focus goes to the next product", self.delete_product)

@@ -39,7 +39,8 @@ export async function request(path, { method = "GET", json, body, contentType, s
     markUnreachable();
     throw new Unreachable();
   }
-  markReachable();
+  // The service worker answers from its cache what it kept when the network fails: the server is still away.
+  if (response.headers.get("X-Served-From") !== "cache") markReachable();
   return answerOf(response.status, response.status === 204 ? "" : await response.text());
 }
 

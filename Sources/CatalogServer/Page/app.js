@@ -1,17 +1,18 @@
 // Product catalog page: the entry point. It wires the modules together; each holds one part of the page:
 //   api.js         every request, its errors, and what an unreachable server means
-//   connection.js  the banner while the server cannot be reached, and the retry
-//   state.js       what the page remembers
+//   connection.js  the banner while the server cannot be reached, and the retries
+//   state.js       what the page remembers;  address.js  the view in the URL, Back and Forward
 //   list.js        search as you type, 20 a page, starred products first
-//   facets.js      filter chips with counts
-//   favorites.js   stars
+//   facets.js      filter chips with counts;  sorting.js  the sort menu and sortable headers
+//   favorites.js   stars;  bulk.js  select rows, then star, delete (undo) or set a field on all
 //   detail.js      one product, its variants;  remove.js  delete
 //   editor.js      add and edit;  images.js  a picture cropped to a square
-//   outbox.js      changes kept in this browser while the server cannot be reached
+//   outbox.js      changes (and stars) kept in this browser while the server cannot be reached
+//   sw.js          the service worker: the page and the products opened, kept for offline
 //   importer.js    preview, replace or upsert, live progress
 //   dialogs.js, messages.js, dom.js, fields.js   the small shared parts
 
-import { $, debounce } from "./dom.js";
+import { $ } from "./dom.js";
 import { state } from "./state.js";
 import { search, loadMore } from "./list.js";
 import { watchConnection, onReconnect } from "./connection.js";
@@ -24,15 +25,20 @@ import { loadFavorites, toggleStar } from "./favorites.js";
 import { wireFacets } from "./facets.js";
 import { wireOutbox, refreshOutbox, sendWaiting, onResolve } from "./outbox.js";
 import { wireImport } from "./importer.js";
-
-const DEBOUNCE_MS = 200;
+import { viewOf, recordClosed } from "./address.js";
+import { wireSorting, showSort } from "./sorting.js";
+import { wireBulk } from "./bulk.js";
 
 function wireSearch() {
-  const debouncedSearch = debounce((query) => search(query), DEBOUNCE_MS);
-  $("search").addEventListener("input", (event) => debouncedSearch(event.target.value));
-  $("sort").addEventListener("change", (event) => {
-    state.list.sort = event.target.value;
-    search($("search").value);
+  // Every keystroke searches: the request before is cancelled, and an older answer never replaces a
+  // newer one. Keys that land within one frame (a paste, a script typing) make one search.
+  let frame = null;
+  $("search").addEventListener("input", () => {
+    if (frame !== null) return;
+    frame = requestAnimationFrame(() => {
+      frame = null;
+      search($("search").value, { typed: true });
+    });
   });
   $("search-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -55,11 +61,31 @@ function wireList() {
     const star = event.target.closest("button.star");
     if (star) return toggleStar(star);
     const row = event.target.closest("tr");
-    if (row) openDetail(row.dataset.productId, row.querySelector(".id-button"));
+    if (!row) return;
+    // A change not sent yet opens in the editor, to change or send again.
+    const waiting = row.dataset.outboxKey && state.outbox.find((entry) => String(entry.key) === row.dataset.outboxKey);
+    if (waiting) return openEditor(null, row.querySelector(".id-button"), waiting);
+    openDetail(row.dataset.productId, row.querySelector(".id-button"));
   });
 }
 
+/** Shows the view an address names: its search, and its product's detail when it names one. */
+function showView(view, { searching = true } = {}) {
+  const list = state.list;
+  const same = list.query === view.query && list.sort === view.sort &&
+    JSON.stringify(list.filters) === JSON.stringify(view.filters);
+  list.sort = view.sort;
+  list.filters = view.filters;
+  $("search").value = view.query;
+  showSort();
+  if (searching && !same) search(view.query);
+  const detail = $("detail");
+  if (view.product && !(detail.open && state.current?.productId === view.product)) openDetail(view.product, null);
+  else if (!view.product && detail.open) closeDialog(detail);
+}
+
 function wireDetail() {
+  $("detail").addEventListener("close", recordClosed);
   $("detail-edit").addEventListener("click", () => {
     const opener = openerOf($("detail"));
     closeDialog($("detail"));
@@ -77,7 +103,16 @@ function wireDetail() {
   });
 }
 
+/** The service worker (sw.js) keeps the page and the products opened, for when the server cannot be reached. */
+function keepForOffline() {
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+}
+
 async function start() {
+  keepForOffline();
+  // The list's sticky header sits just under the sticky top bar, whatever its height.
+  new ResizeObserver(([entry]) => document.documentElement.style.setProperty("--top-bar-height", `${entry.target.offsetHeight}px`))
+    .observe(document.querySelector(".top-bar"));
   wireDialogs();
   buildForm();
   wireImages();
@@ -85,18 +120,23 @@ async function start() {
   wireList();
   wireDetail();
   wireFacets();
+  wireSorting();
+  wireBulk();
   wireOutbox();
   wireImport();
   watchConnection();
   $("add-button").addEventListener("click", (event) => openEditor(null, event.currentTarget));
   onResolve((entry, opener) => openEditor(null, opener, entry));
+  window.addEventListener("popstate", () => showView(viewOf()));
   onReconnect(async () => {
     await sendWaiting();
     await loadFavorites();
     await search();
   });
   await loadFavorites();
-  await search("");
+  const view = viewOf();
+  showView(view, { searching: false });
+  await search(view.query);
   await refreshOutbox();
   await sendWaiting();
 }

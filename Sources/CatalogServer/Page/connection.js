@@ -1,11 +1,14 @@
-// Whether the server can be reached: a banner while it cannot, a retry, and what to do once it is back.
+// Whether the server can be reached: a banner while it cannot, retries that back off, and what to do once it is back.
 
 import { $ } from "./dom.js";
 import { state } from "./state.js";
 
-const RETRY_MS = 4000;
+/** The first retry's wait; each next one waits twice as long, up to the last. */
+const FIRST_RETRY_MS = 1000;
+const LAST_RETRY_MS = 30000;
 const listeners = [];
 let retryTimer = null;
+let retryMs = FIRST_RETRY_MS;
 
 /** Runs `action` each time the server can be reached again after it could not. */
 export function onReconnect(action) {
@@ -17,6 +20,7 @@ export function markReachable() {
   if (state.reachable) return;
   state.reachable = true;
   clearTimeout(retryTimer);
+  retryMs = FIRST_RETRY_MS;
   $("connection").hidden = true;
   document.body.classList.remove("offline");
   for (const action of listeners) action();
@@ -28,12 +32,15 @@ export function markUnreachable() {
   state.reachable = false;
   $("connection").hidden = false;
   document.body.classList.add("offline");
+  retryMs = FIRST_RETRY_MS;
   scheduleRetry();
 }
 
+/** The next probe, after 1 s, 2 s, 4 s … up to 30 s: an outage costs a handful of requests, not a flood. */
 function scheduleRetry() {
   clearTimeout(retryTimer);
-  retryTimer = setTimeout(probe, RETRY_MS);
+  retryTimer = setTimeout(probe, retryMs);
+  retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
 }
 
 /** Asks the server for the smallest answer it gives; reachable again on any HTTP answer. */

@@ -7,7 +7,9 @@ import { openDialog } from "./dialogs.js";
 import { showMessage } from "./messages.js";
 import { FIELDS } from "./fields.js";
 import { starButton } from "./list.js";
+import { recordOpened } from "./address.js";
 
+/** Opens the detail of `productId` and puts it in the address; focus goes back to `opener` when it closes. */
 export async function openDetail(productId, opener) {
   let product;
   try {
@@ -33,6 +35,7 @@ export async function openDetail(productId, opener) {
   }
   showVariants(product);
   openDialog($("detail"), opener);
+  recordOpened(product.productId);
 }
 
 /** Lists the other products of the same family (groupId), each a link to its own detail. */

@@ -21,12 +21,9 @@ export function formatSeconds(seconds) {
   return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
 }
 
-export function debounce(action, milliseconds) {
-  let timer = null;
-  return (...args) => {
-    clearTimeout(timer);
-    timer = setTimeout(() => action(...args), milliseconds);
-  };
+/** "12,50" as "12.50": a decimal comma, as imports read one (a comma before 3 digits may be a thousands separator, and is left to the server to refuse). */
+export function withDecimalPoint(text) {
+  return /^\s*\d+,\d{1,2}\s*$/.test(text) ? text.replace(",", ".") : text;
 }
 
 const PLACEHOLDER_IMAGE = "data:image/svg+xml," + encodeURIComponent(

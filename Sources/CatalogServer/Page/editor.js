@@ -1,6 +1,6 @@
 // Add and edit: the form, its field errors, unsaved changes kept from Escape, and what happens after a save.
 
-import { $ } from "./dom.js";
+import { $, withDecimalPoint } from "./dom.js";
 import { request, productPath, ApiError, Unreachable } from "./api.js";
 import { state } from "./state.js";
 import { openDialog, closeDialog, returnFocusTo, guardClosing } from "./dialogs.js";
@@ -26,7 +26,17 @@ export function buildForm() {
     $("editor-save").focus();
   });
   $("product-form").addEventListener("submit", saveProduct);
+  // A field's error goes as soon as the field is changed, and the summary with the last of them.
+  container.addEventListener("input", (event) => {
+    const input = event.target;
+    if (input.getAttribute("aria-invalid") !== "true") return;
+    input.removeAttribute("aria-invalid");
+    $("error-" + input.name).textContent = "";
+    if (!container.querySelector('[aria-invalid="true"]')) $("editor-error").textContent = "";
+  });
 }
+
+
 
 function formField(field) {
   const wrapper = document.createElement("div");
@@ -98,7 +108,7 @@ function inputs() {
 
 function formValues() {
   const body = {};
-  for (const input of inputs()) body[input.name] = input.value;
+  for (const input of inputs()) body[input.name] = input.inputMode === "decimal" ? withDecimalPoint(input.value) : input.value;
   return body;
 }
 

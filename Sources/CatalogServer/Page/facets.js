@@ -1,6 +1,8 @@
-// Filter chips: the most common types, colors and sizes of the current matches, with counts; a chip filters.
+// Filter chips: the most common types, colors and sizes of the current matches, with counts; a chip
+// filters, and several chips of one field match any of them (Black or Navy). A field with chosen
+// values is counted without its own filter, so its other values stay to be added.
 
-import { $, numberFormat, debounce } from "./dom.js";
+import { $, numberFormat } from "./dom.js";
 import { request } from "./api.js";
 import { state } from "./state.js";
 import { search, onNewSearch } from "./list.js";
@@ -11,17 +13,37 @@ const GROUPS = [
   { key: "size", filter: "size", label: "Size" },
 ];
 let generation = 0;
+let controller = null;
 
+/** Counts the matches of the search that just started; the request of the one before is cancelled. */
 async function loadFacets(params) {
   const mine = ++generation;
+  if (controller) controller.abort();
+  controller = new AbortController();
+  const signal = controller.signal;
   let counts;
   try {
-    counts = await request("/api/facets?" + params);
+    const chosen = GROUPS.filter((group) => params.has(group.filter));
+    const answers = await Promise.all([params, ...chosen.map((group) => without(params, group.filter))]
+      .map((query) => request("/api/facets?" + query, { signal })));
+    counts = answers[0];
+    chosen.forEach((group, index) => {
+      const own = answers[index + 1];
+      counts[group.key] = own[group.key];
+      counts.complete = counts.complete && own.complete;
+    });
   } catch {
     return; // the chips stay as they were; the list says what went wrong
   }
   if (mine !== generation) return;
   render(counts);
+}
+
+/** `params` without the values of `name`. */
+function without(params, name) {
+  const copy = new URLSearchParams(params);
+  copy.delete(name);
+  return copy;
 }
 
 function render(counts) {
@@ -89,7 +111,7 @@ async function toggleChip(chip) {
 }
 
 export function wireFacets() {
-  onNewSearch(debounce(loadFacets, 120));
+  onNewSearch(loadFacets);
   $("facet-groups").addEventListener("click", (event) => {
     const chip = event.target.closest(".chip");
     if (chip) toggleChip(chip);

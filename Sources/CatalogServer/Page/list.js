@@ -4,6 +4,7 @@ import { $, counted, numberFormat, thousandths, thumbnail, hiddenText } from "./
 import { request, Unreachable } from "./api.js";
 import { state, isUnfiltered } from "./state.js";
 import { showMessage, hideMessage } from "./messages.js";
+import { recordSearch } from "./address.js";
 
 const PAGE_SIZE = 20;
 const listeners = [];
@@ -23,8 +24,11 @@ function searchParams() {
   return params;
 }
 
-/** Starts a new search; answers to any older search are dropped when they arrive. */
-export function search(query = state.list.query) {
+/**
+ * Starts a new search and puts it in the address (`typed` when a keystroke changed it); the
+ * request of the search before is cancelled, and an answer to an older one is dropped.
+ */
+export function search(query = state.list.query, { typed = false } = {}) {
   const list = state.list;
   list.generation += 1;
   if (list.controller) list.controller.abort();
@@ -32,7 +36,12 @@ export function search(query = state.list.query) {
   list.query = query.replace(/^[ \t]+|[ \t]+$/g, ""); // spaces around a query are never meant
   list.cursor = null;
   list.hasMore = false;
-  for (const action of listeners) action(searchParams());
+  recordSearch(typed);
+  const params = searchParams();
+  for (const action of listeners) action(params);
+  // The export links download every match of this search, not only the rows loaded.
+  $("export-csv").href = "/api/export?" + params;
+  $("export-json").href = "/api/export?" + params + "&format=json";
   return loadPage(list.generation, true);
 }
 
@@ -67,16 +76,20 @@ async function loadPage(generation, first) {
     if (generation === list.generation) {
       list.loading = false;
       setLoading(false, first);
-      if (list.hasMore && sentinelIsNear()) loadPage(generation, false);
+      // Only a page that arrived asks for the next: a failed one waits for the connection's retry.
+      if (list.hasMore && state.reachable && sentinelIsNear()) loadPage(generation, false);
     }
   }
 }
 
 function finishPage(body, first) {
   const list = state.list;
-  // Starred products are already at the top of the unfiltered list.
+  // Starred products are already at the top of the unfiltered list, and products edited in this
+  // browser but not sent yet are shown as edited, at the top.
   const skip = isUnfiltered() ? state.favorites : new Map();
-  appendRows(body.products.filter((product) => !skip.has(product.productId)), false);
+  const pending = new Set(pendingChanges().map((entry) => entry.productId).filter(Boolean));
+  appendRows(body.products.filter((product) => !skip.has(product.productId) && !pending.has(product.productId)), false);
+  if (first) showPending();
   list.cursor = body.nextCursor;
   list.hasMore = body.nextCursor !== null;
   showCount(body.count, body.countComplete !== false);
@@ -90,12 +103,24 @@ export function loadMore() {
   if (!list.loading && list.hasMore && state.reachable) loadPage(list.generation, false);
 }
 
-/** A first page marks the rows on screen as out of date and says so next to the count, in view. */
+/** How long a search may take before the rows on screen are marked out of date: most answer sooner, and a cue that flickers at every keystroke distracts. */
+const BUSY_CUE_MS = 150;
+let busyTimer = null;
+
+/** A first page that takes a while marks the rows on screen as out of date and says so next to the count, in view. */
 function setLoading(loading, first) {
   $("results").setAttribute("aria-busy", String(loading));
   if (first) {
-    $("results").classList.toggle("stale", loading);
-    $("searching").hidden = !loading;
+    clearTimeout(busyTimer);
+    if (loading) {
+      busyTimer = setTimeout(() => {
+        $("results").classList.add("stale");
+        $("searching").hidden = false;
+      }, BUSY_CUE_MS);
+    } else {
+      $("results").classList.remove("stale");
+      $("searching").hidden = true;
+    }
   } else {
     $("loading").hidden = !loading;
   }
@@ -125,6 +150,31 @@ function showCount(count, complete) {
   $("count").textContent = text;
 }
 
+/** The adds and edits waiting in this browser (see outbox.js) that the current search would list. */
+function pendingChanges() {
+  const query = state.list.query.toLowerCase();
+  return state.outbox.filter((entry) => (entry.kind === "add" || entry.kind === "edit") && (query === "" ||
+    [entry.body.productId, entry.body.title, entry.productId].some((text) => text && text.toLowerCase().includes(query))));
+}
+
+/** Shows the waiting adds and edits at the top of the list, each marked as not sent yet (or refused). */
+export function showPending() {
+  for (const row of $("rows").querySelectorAll("tr.pending")) row.remove();
+  const rows = pendingChanges().map((entry) => {
+    // The form's fields as the API gives a product: an empty field is no value.
+    const fields = Object.fromEntries(Object.entries(entry.body).map(([name, value]) => [name, value === "" ? null : value]));
+    const row = productRow({ ...fields, productId: entry.body.productId || entry.productId });
+    row.classList.add("pending");
+    row.dataset.outboxKey = String(entry.key);
+    const note = document.createElement("span");
+    note.className = "pending-note";
+    note.textContent = entry.problem ? "refused by the server: review it" : "waiting to be sent";
+    row.querySelector(".id-cell").append(note);
+    return row;
+  });
+  $("rows").prepend(...rows);
+}
+
 function starredProducts() {
   return [...state.favorites.values()];
 }
@@ -140,6 +190,15 @@ function productRow(product, starredGroup = false) {
   const row = document.createElement("tr");
   row.dataset.productId = product.productId;
   if (starredGroup) row.classList.add("starred-group");
+
+  const selectCell = cell("select-cell", "");
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.className = "select-box";
+  box.setAttribute("aria-label", `Select ${product.productId}`);
+  box.checked = state.selection.has(product.productId);
+  selectCell.append(box);
+  row.append(selectCell);
 
   const starCell = cell("star-cell", "");
   starCell.append(starButton(product.productId));

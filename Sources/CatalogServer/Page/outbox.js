@@ -1,7 +1,8 @@
 // Changes made while the server could not be reached: kept in IndexedDB, shown with a count, sent when it is back.
 //
-// Each waiting change is { key, kind: "add" | "edit", productId (the edited product's id, null for an add),
-// body (the form's fields), image (a picked image, or null), queuedAt, problem (null, or why the server refused it) }. A change the server
+// Each waiting change is { key, kind: "add" | "edit" | "star", productId (the edited or starred product's id,
+// null for an add), body (the form's fields; for a star, { starred }), image (a picked image, or null), queuedAt,
+// problem (null, or why the server refused it) }. Waiting adds and edits are shown at the top of the list. A change the server
 // refuses (the productId was taken meanwhile, a field is no longer valid) stays, with its problem, until
 // the user edits and sends it again or discards it: nothing is dropped without the user saying so.
 
@@ -9,6 +10,7 @@ import { $, counted } from "./dom.js";
 import { request, productPath, ApiError, Unreachable } from "./api.js";
 import { state } from "./state.js";
 import { showMessage } from "./messages.js";
+import { showPending } from "./list.js";
 
 const DATABASE = "product-catalog";
 const STORE = "outbox";
@@ -73,6 +75,7 @@ export async function refreshOutbox() {
   $("outbox").classList.toggle("has-problems", problems > 0);
   $("outbox-text").textContent = parts.join("; ") + ".";
   renderPanel();
+  showPending();
 }
 
 /** Sends the waiting changes in the order they were made; stops at the first that cannot reach the server. */
@@ -85,6 +88,12 @@ export async function sendWaiting() {
     for (const entry of state.outbox) {
       if (entry.problem) continue;
       try {
+        if (entry.kind === "star") {
+          await request("/api/favorites/" + encodeURIComponent(entry.productId), { method: entry.body.starred ? "PUT" : "DELETE" });
+          await transact("readwrite", (store) => store.delete(entry.key));
+          sent += 1;
+          continue;
+        }
         const saved = await request(entry.kind === "add" ? "/api/products" : productPath(entry.productId), {
           method: entry.kind === "add" ? "POST" : "PUT",
           json: entry.body,
@@ -132,7 +141,8 @@ function renderPanel() {
     const item = document.createElement("li");
     const what = document.createElement("p");
     const id = entry.body.productId || entry.productId;
-    what.textContent = `${entry.kind === "add" ? "Add" : "Edit"} ${id}${entry.body.title ? ` “${entry.body.title}”` : ""}: ` +
+    const verb = entry.kind === "star" ? (entry.body.starred ? "Star" : "Unstar") : entry.kind === "add" ? "Add" : "Edit";
+    what.textContent = `${verb} ${id}${entry.body.title ? ` “${entry.body.title}”` : ""}: ` +
       (entry.problem ? "refused by the server." : "waiting to be sent.");
     item.append(what);
     if (entry.problem) {
@@ -143,7 +153,8 @@ function renderPanel() {
     }
     const actions = document.createElement("div");
     actions.className = "row-actions";
-    actions.append(actionButton("Edit", "resolve", entry.key), actionButton("Discard", "discard", entry.key, "quiet"));
+    if (entry.kind !== "star") actions.append(actionButton("Edit", "resolve", entry.key));
+    actions.append(actionButton("Discard", "discard", entry.key, "quiet"));
     item.append(actions);
     list.append(item);
   }

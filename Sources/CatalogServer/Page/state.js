@@ -14,6 +14,8 @@ export const state = {
     generation: 0,
     controller: null,
   },
+  /** The productIds of the rows selected for a bulk action (see bulk.js); rows drawn later show it too. */
+  selection: new Set(),
   /** Starred products by productId, as the server last listed them. */
   favorites: new Map(),
   /** The product the detail dialog shows. */
