@@ -57,6 +57,12 @@ let package = Package(
             dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage)],
             path: "Benchmarks/Keystrokes"
         ),
+        // Not a package-benchmark suite either: sorted pages and facet counts on a given catalog.
+        .executableTarget(
+            name: "SortsAndFacets",
+            dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage)],
+            path: "Benchmarks/SortsAndFacets"
+        ),
         .executableTarget(
             name: "Search",
             dependencies: benchmarkDependencies,

@@ -31,21 +31,10 @@ done
 mkdir -p "$work"
 command -v wrk > /dev/null || { apt-get install -y -qq wrk > /dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq wrk; }; }
 
-build() {  # build REV NAME
-    local rev="$1" name="$2" tree="$root"
-    if [ -n "$rev" ]; then
-        tree="$work/tree-$name"
-        rm -rf "$tree"
-        git -C "$root" worktree add --force --detach "$tree" "$rev" >&2
-    fi
-    echo "Building catalog ($name, release) ..." >&2
-    swift build -c release --package-path "$tree" --scratch-path "$root/.build-bench-$name" --product catalog >&2
-    cp "$root/.build-bench-$name/release/catalog" "$work/catalog-$name"
-    if [ -n "$rev" ]; then git -C "$root" worktree remove --force "$tree" >&2; fi
-}
+source "$root/Benchmarks/tools/build-catalog.sh"
 builds=(now)
-build "" now
-if [ -n "$before" ]; then build "$before" before; builds+=(before); fi
+build_catalog "" now
+if [ -n "$before" ]; then build_catalog "$before" before; builds+=(before); fi
 echo "Building the Keystrokes executable ..." >&2
 swift build -c release --package-path "$root/Benchmarks" --product Keystrokes >&2
 keys="$root/Benchmarks/.build/release/Keystrokes"

@@ -23,22 +23,11 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$work"
 
-build() {  # build REV NAME: the release catalog of commit REV (or of this checkout for "") at $work/NAME
-    local rev="$1" name="$2" tree="$root"
-    if [ -n "$rev" ]; then
-        tree="$work/tree-$name"
-        rm -rf "$tree"
-        git -C "$root" worktree add --force --detach "$tree" "$rev" >&2
-    fi
-    echo "Building catalog ($name, release) ..." >&2
-    swift build -c release --package-path "$tree" --scratch-path "$root/.build-bench-$name" --product catalog >&2
-    cp "$root/.build-bench-$name/release/catalog" "$work/catalog-$name"
-    if [ -n "$rev" ]; then git -C "$root" worktree remove --force "$tree" >&2; fi
-}
+source "$root/Benchmarks/tools/build-catalog.sh"
 
 builds=(now)
-build "" now
-if [ -n "$before" ]; then build "$before" before; builds+=(before); fi
+build_catalog "" now
+if [ -n "$before" ]; then build_catalog "$before" before; builds+=(before); fi
 
 cd "$work"
 [ -f products.csv ] || "$work/catalog-now" generate --rows 100000 --seed 7 --output products.csv

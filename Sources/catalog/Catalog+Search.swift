@@ -23,8 +23,9 @@ extension Catalog {
                 Filters narrow either: --type, --color, --size and --brand (each repeatable, any \
                 of its values), --min-price and --max-price (what the product sells for, or with \
                 --list-price its list price) and --on-sale. --facets adds how many matches have \
-                each type, color and size: the 10 most common and the rest. They count every \
-                match up to 10,000, then say there are more.
+                each type, color and size: the 10 most common and the rest. Those of the whole \
+                catalog are exact; with a query or a filter they count every match up to \
+                10,000, then say there are more.
 
                 Results come a page at a time. Each page ends with the command for the next one: \
                 pass its --after cursor back unchanged. An empty query ("") lists every product. \

@@ -5,17 +5,19 @@ import ProductCatalog
 // search box, and times each keystroke: the first page of 20 and its count (capped at 10,000, as
 // `catalog serve` counts), in-process. Prints the percentiles and the slowest keystrokes.
 //
-//   swift run -c release Keystrokes CATALOG [--titles 1000] [--seed 1] [--typo]
+//   swift run -c release Keystrokes CATALOG [--titles 1000] [--seed 1] [--typo] [--exact]
 //
 // Titles are sampled evenly from the catalog's products in productId order (every n-th), so the
 // same catalog and seed give the same keystrokes. With --typo, each title gets one typo (two
-// neighbouring letters swapped) in a word of 5 or more letters, if it has one.
+// neighbouring letters swapped) in a word of 5 or more letters, if it has one. With --exact, the
+// searches match words as typed (typos: false), to see what typo tolerance costs.
 
 struct Options {
     var catalog = ""
     var titles = 1_000
     var seed = 1
     var typo = false
+    var exact = false
     var slowest = 12
     var queries: [String] = []
 
@@ -26,6 +28,7 @@ struct Options {
             case "--titles": titles = Int(rest.popFirst() ?? "") ?? titles
             case "--seed": seed = Int(rest.popFirst() ?? "") ?? seed
             case "--typo": typo = true
+            case "--exact": exact = true
             case "--slowest": slowest = Int(rest.popFirst() ?? "") ?? slowest
             case "--query": queries.append(rest.popFirst() ?? "")
             default: catalog = argument
@@ -36,7 +39,7 @@ struct Options {
 
 let options = Options(CommandLine.arguments)
 guard !options.catalog.isEmpty else {
-    FileHandle.standardError.write(Data("usage: Keystrokes CATALOG [--titles N] [--seed N] [--typo]\n".utf8))
+    FileHandle.standardError.write(Data("usage: Keystrokes CATALOG [--titles N] [--seed N] [--typo] [--exact]\n".utf8))
     exit(2)
 }
 
@@ -93,13 +96,13 @@ if !options.queries.isEmpty {
         return runs.sorted()[10]
     }
     for query in options.queries {
-        let page = try median { _ = try search.page(query: query) }
-        let count = try median { _ = try search.countMatches(query: query, upTo: 10_001) }
+        let page = try median { _ = try search.page(query: query, typos: !options.exact) }
+        let count = try median { _ = try search.countMatches(query: query, typos: !options.exact, upTo: 10_001) }
         let both = try median {
-            _ = try search.page(query: query)
-            _ = try search.countMatches(query: query, upTo: 10_001)
+            _ = try search.page(query: query, typos: !options.exact)
+            _ = try search.countMatches(query: query, typos: !options.exact, upTo: 10_001)
         }
-        let matches = try search.countMatches(query: query, upTo: 10_001)
+        let matches = try search.countMatches(query: query, typos: !options.exact, upTo: 10_001)
         print(String(format: "%@: page %.2f ms, count alone %.2f ms, page then count %.2f ms (%d%@ matches)",
                      "\"\(query)\"", page, count, both, matches.count, matches.isComplete ? "" : "+"))
     }
@@ -112,8 +115,8 @@ for title in titles {
     for text in keystrokes(title) {
         var count = MatchCount(count: 0, isComplete: true)
         let elapsed = try clock.measure {
-            _ = try search.page(query: text)
-            count = try search.countMatches(query: text, upTo: 10_001)
+            _ = try search.page(query: text, typos: !options.exact)
+            count = try search.countMatches(query: text, typos: !options.exact, upTo: 10_001)
         }
         let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
         timings.append((ms, text, count.count, count.isComplete))
@@ -121,7 +124,7 @@ for title in titles {
 }
 let sorted = timings.sorted { $0.ms < $1.ms }
 func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))].ms }
-print("\(titles.count) titles, \(sorted.count) keystrokes\(options.typo ? ", one typo each" : "") on \(options.catalog)")
+print("\(titles.count) titles, \(sorted.count) keystrokes\(options.typo ? ", one typo each" : "")\(options.exact ? ", words as typed (--exact)" : "") on \(options.catalog)")
 print(String(format: "p50 %.2f ms · p90 %.2f ms · p99 %.2f ms · worst %.2f ms · mean %.2f ms",
              percentile(0.5), percentile(0.9), percentile(0.99), sorted.last?.ms ?? 0,
              sorted.map(\.ms).reduce(0, +) / Double(max(1, sorted.count))))
