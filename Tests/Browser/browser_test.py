@@ -349,6 +349,27 @@ class BrowserTest:
                   f"two colors do not count {both['count']:,}: {self.element('count').text!r}")
         self.wait(lambda: self.row_ids() == [p["productId"] for p in both["products"]], "the rows are not those of either color")
 
+        # A price range and on-sale narrow the two colors, and stay in the address.
+        self.element("filter-minPrice").send_keys("20")
+        self.element("filter-maxPrice").send_keys("60,5")  # a decimal comma, as imports read it
+        self.element("filter-onSale").click()
+        ranged = self.api_query("/api/products", [("q", ""), ("color", colors[0]), ("color", colors[1]), ("minPrice", "20"),
+                                                  ("maxPrice", "60.5"), ("onSale", "true"), ("limit", 20)])
+        self.wait(lambda: self.element("count").text == f"{ranged['count']:,} products with the chosen values",
+                  f"the price range and on-sale do not count {ranged['count']:,}: {self.element('count').text!r}")
+        self.wait(lambda: self.row_ids() == [p["productId"] for p in ranged["products"]], "the rows are not those of the price range")
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(self.driver.current_url).query)
+        assert query.get("maxPrice") == ["60.5"] and query.get("onSale") == ["true"], f"the address lacks the range: {query}"
+        self.driver.back()  # the entry before on-sale was ticked
+        self.wait(lambda: not self.element("filter-onSale").is_selected(), "Back did not untick on-sale")
+        self.driver.forward()
+        self.wait(lambda: self.element("filter-maxPrice").get_attribute("value") == "60.5", "Forward did not show the price range again")
+        for box in ("filter-minPrice", "filter-maxPrice"):
+            self.element(box).send_keys(Keys.CONTROL, "a")
+            self.element(box).send_keys(Keys.BACKSPACE)
+        self.element("filter-onSale").click()
+        self.wait(lambda: self.element("count").text == f"{both['count']:,} products with the chosen values", "lifting the range did not bring back both colors")
+
         # A header sorts, and says which way.
         price_header = self.driver.find_element(By.CSS_SELECTOR, '.sort-button[data-sorts="price -price"]')
         price_header.click()

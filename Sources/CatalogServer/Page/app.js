@@ -22,7 +22,7 @@ import { askDelete, deleteCurrent } from "./remove.js";
 import { buildForm, openEditor } from "./editor.js";
 import { wireImages } from "./images.js";
 import { loadFavorites, toggleStar } from "./favorites.js";
-import { wireFacets } from "./facets.js";
+import { wireFacets, showFilterBar } from "./facets.js";
 import { wireOutbox, refreshOutbox, sendWaiting, onResolve } from "./outbox.js";
 import { wireImport } from "./importer.js";
 import { viewOf, recordClosed } from "./address.js";
@@ -78,6 +78,7 @@ function showView(view, { searching = true } = {}) {
   list.filters = view.filters;
   $("search").value = view.query;
   showSort();
+  showFilterBar();
   if (searching && !same) search(view.query);
   const detail = $("detail");
   if (view.product && !(detail.open && state.current?.productId === view.product)) openDetail(view.product, null);

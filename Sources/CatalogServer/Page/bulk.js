@@ -7,6 +7,7 @@ import { request } from "./api.js";
 import { state } from "./state.js";
 import { search, onNewSearch } from "./list.js";
 import { showMessage } from "./messages.js";
+import { loadFavorites } from "./favorites.js";
 
 /** The most products one batch changes: the server's limit. */
 const MAX_SELECTED = 1000;
@@ -96,12 +97,7 @@ async function act(action) {
   }
   const answer = await send(action, ids, fields);
   if (!answer) return;
-  if (action === "star" || action === "unstar") {
-    for (const id of answer.changedIds) {
-      if (action === "star") state.favorites.set(id, { productId: id });
-      else state.favorites.delete(id);
-    }
-  }
+  if (action === "star" || action === "unstar") await loadFavorites();
   await search();
 }
 

@@ -2,7 +2,7 @@
 // filters, and several chips of one field match any of them (Black or Navy). A field with chosen
 // values is counted without its own filter, so its other values stay to be added.
 
-import { $, numberFormat } from "./dom.js";
+import { $, numberFormat, withDecimalPoint } from "./dom.js";
 import { request } from "./api.js";
 import { state } from "./state.js";
 import { search, onNewSearch } from "./list.js";
@@ -110,14 +110,39 @@ async function toggleChip(chip) {
   await search();
 }
 
+/** Takes the price range, brand and on-sale from their controls, and searches when they changed. */
+function readFilterBar() {
+  const filters = state.list.filters;
+  const before = JSON.stringify(filters);
+  for (const name of ["minPrice", "maxPrice", "brand"]) {
+    const text = $("filter-" + name).value.trim();
+    filters[name] = text ? [name === "brand" ? text : withDecimalPoint(text)] : [];
+  }
+  filters.onSale = $("filter-onSale").checked ? ["true"] : [];
+  if (JSON.stringify(filters) !== before) search();
+}
+
+/** Shows the filters' values in the price range, brand and on-sale controls (after Back, a reload or Clear). */
+export function showFilterBar() {
+  const filters = state.list.filters;
+  for (const name of ["minPrice", "maxPrice", "brand"]) $("filter-" + name).value = filters[name][0] ?? "";
+  $("filter-onSale").checked = filters.onSale.length > 0;
+}
+
 export function wireFacets() {
   onNewSearch(loadFacets);
   $("facet-groups").addEventListener("click", (event) => {
     const chip = event.target.closest(".chip");
     if (chip) toggleChip(chip);
   });
+  $("filter-form").addEventListener("change", readFilterBar);
+  $("filter-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    readFilterBar();
+  });
   $("facets-clear").addEventListener("click", () => {
     for (const values of Object.values(state.list.filters)) values.length = 0;
+    showFilterBar();
     search();
     $("search").focus();
   });

@@ -6,8 +6,11 @@ export const state = {
     query: "",
     /** The order of the list: relevance, price, -price, title or newest. */
     sort: "relevance",
-    /** Chosen facet values: any of a field's values matches; fields combine with AND. */
-    filters: { type: [], color: [], size: [] },
+    /**
+     * Chosen filters, by API parameter: any of a field's values matches, fields combine with AND;
+     * the price bounds, brand and on-sale hold at most one value each.
+     */
+    filters: { type: [], color: [], size: [], brand: [], minPrice: [], maxPrice: [], onSale: [] },
     cursor: null,
     hasMore: false,
     loading: false,
