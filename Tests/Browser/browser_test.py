@@ -707,7 +707,10 @@ class BrowserTest:
         self.driver.execute_script("""
             window.progressSeen = [];
             new MutationObserver(() => window.progressSeen.push(document.getElementById('import-progress').value))
-              .observe(document.getElementById('import-progress'), { attributes: true });""")
+              .observe(document.getElementById('import-progress'), { attributes: true });
+            window.rowsSeen = [];
+            new MutationObserver(() => window.rowsSeen.push(document.getElementById('import-rows').textContent))
+              .observe(document.getElementById('import-rows'), { childList: true, characterData: true, subtree: true });""")
         self.element("import-start").click()
         self.wait(lambda: self.element("import-summary").text != "" or (self.element("import-error").text != ""),
                   "the import did not finish", IMPORT_WAIT_SECONDS)
@@ -719,6 +722,8 @@ class BrowserTest:
         assert bar.get_attribute("value") == bar.get_attribute("max") == "100", "the progress bar did not reach the end"
         assert self.element("import-rows").text == f"{UPLOAD_ROWS + 3:,}", "the rows counter is not the rows read"
         assert self.element("import-rejected").text == "1", "the rejected counter is not 1"
+        rows = [int(text.replace(",", "")) for text in self.driver.execute_script("return window.rowsSeen") if text.replace(",", "").isdigit()]
+        assert rows == sorted(rows), f"the rows counter went backwards: {rows}"
         seen = self.driver.execute_script("return window.progressSeen")
         assert any(0 < value < 100 for value in seen), f"the bar never showed progress between 0 and 100: {seen}"
         link = self.element("import-rejects-link")

@@ -46,7 +46,7 @@ export async function request(path, { method = "GET", json, body, contentType, s
 
 /**
  * Uploads `file` with progress (fetch cannot report upload progress); same answers and errors as request().
- * `onProgress` gets the fraction sent.
+ * `onProgress` gets the bytes sent and the bytes in all.
  */
 export function upload(path, file, contentType, onProgress) {
   return new Promise((resolve, reject) => {
@@ -54,7 +54,7 @@ export function upload(path, file, contentType, onProgress) {
     xhr.open("POST", path);
     xhr.setRequestHeader("Content-Type", contentType);
     xhr.upload.onprogress = (progress) => {
-      if (progress.lengthComputable) onProgress(progress.loaded / progress.total);
+      if (progress.lengthComputable) onProgress(progress.loaded, progress.total);
     };
     xhr.onload = () => {
       markReachable();

@@ -15,6 +15,12 @@ export function thousandths(price) {
   return Number(whole) * 1000 + Number((fraction + "000").slice(0, 3));
 }
 
+/** "12.3 MB": a size in bytes for people (decimal megabytes, as file browsers show them). */
+export function formatBytes(bytes) {
+  if (bytes < 1e6) return `${numberFormat.format(Math.round(bytes / 1e3))} kB`;
+  return `${(bytes / 1e6).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB`;
+}
+
 export function formatSeconds(seconds) {
   if (seconds < 10) return `${seconds.toFixed(1)} s`;
   if (seconds < 120) return `${Math.round(seconds)} s`;

@@ -1,6 +1,6 @@
 // Import on the page: choose a file, see how it will be read, choose replace or upsert, then follow it live.
 
-import { $, counted, numberFormat, formatSeconds } from "./dom.js";
+import { $, counted, numberFormat, formatSeconds, formatBytes } from "./dom.js";
 import { request, upload, ApiError, Unreachable } from "./api.js";
 import { FIELDS } from "./fields.js";
 import { search } from "./list.js";
@@ -122,9 +122,13 @@ async function startImport(event) {
   resetImportStatus();
   $("import-start").disabled = true;
   try {
-    const record = await upload(`/api/imports?mode=${mode()}`, file, "text/csv", (fraction) => {
-      $("import-phase").textContent = `Uploading ${file.name}: ${Math.floor(fraction * 100)}%`;
+    // The upload's own progress, in bytes; the import's phases follow on the same bar from 0.
+    const record = await upload(`/api/imports?mode=${mode()}`, file, "text/csv", (sent, total) => {
+      const percent = Math.floor((sent / total) * 100);
+      $("import-progress").value = percent;
+      $("import-phase").textContent = `Uploading ${file.name}: ${formatBytes(sent)} of ${formatBytes(total)} (${percent}%)`;
     });
+    $("import-progress").value = 0;
     followImport(record.id);
   } catch (error) {
     importFailed(error instanceof ApiError ? error.message : "The upload failed: the server cannot be reached. The catalog was not changed.");
@@ -172,12 +176,15 @@ const PHASES = {
   finishing: "Swapping in the new catalog",
 };
 
-/** The bar and time left are the server's numbers for the whole import; rows and rate are the phase's. */
+/**
+ * The bar and time left are the server's numbers for the whole import; the rate is the phase's.
+ * Rows counts the rows read, which only grows: the writing phase shows its progress on the bar.
+ */
 function showImportProgress(progress) {
   const fraction = progress.fractionCompleted ?? 0;
   $("import-progress").value = Math.min(99, Math.floor(fraction * 100));
   $("import-phase").textContent = `${PHASES[progress.phase] || progress.phase}: ${Math.floor(fraction * 100)}%`;
-  $("import-rows").textContent = numberFormat.format(progress.phase === "loading" ? progress.rowsRead : progress.rowsInserted);
+  $("import-rows").textContent = numberFormat.format(progress.rowsRead);
   $("import-rate").textContent = numberFormat.format(Math.round(progress.rowsPerSecond));
   $("import-eta").textContent = progress.etaSeconds === null ? "–" : formatSeconds(progress.etaSeconds);
   $("import-rejected").textContent = numberFormat.format(progress.rowsRejected);
