@@ -108,14 +108,21 @@ extension ProductSearch {
         let order = descending ? "DESC" : "ASC"
         let comparison = descending ? "<" : ">"
         var keys: [SortKey] = []
-        // The products with a value, from the cursor's on; then those without one.
-        if after == nil || after?.value != nil {
-            var sql = "SELECT \(columns) \(from) WHERE \(value) IS NOT NULL\(filter)"
-            // Not the row value (value, productId) > (?1, ?2), which SQLite 3.40 does not seek an
-            // expression index by: it would scan from the first product, and page 1,000 would
-            // read the 20,000 before it.
-            if after != nil { sql += " AND \(value) \(comparison)= ?1 AND (\(value) \(comparison) ?1 OR p.productId \(comparison) ?2)" }
-            sql += " ORDER BY \(value) \(order), p.productId \(order)"
+        // The products with a value, from the cursor's on (first those sharing its value, after
+        // its productId, then those past its value); then those without one. Two seeks of the
+        // sort's index, (value, productId): a row value (value, productId) > (?1, ?2) is not one
+        // SQLite 3.40 seeks an expression index by, and value >= ?1 alone reads every product
+        // sharing the cursor's value (thousands share a price in ten million).
+        var conditions: [String] = []
+        if after?.value != nil {
+            conditions = [" AND \(value) = ?1 AND p.productId \(comparison) ?2", " AND \(value) \(comparison) ?1"]
+        } else if after == nil {
+            conditions = [""]
+        }
+        for condition in conditions where keys.count < limit {
+            // Among the cursor's ties the value is one: ordering by it too would make SQLite sort them all first.
+            let ordering = condition.contains("?2") ? "p.productId \(order)" : "\(value) \(order), p.productId \(order)"
+            let sql = "SELECT \(columns) \(from) WHERE \(value) IS NOT NULL\(filter)\(condition) ORDER BY \(ordering)"
             let statement = try prepared(sql)
             try statement.using {
                 if let after, let afterValue = after.value {
@@ -123,7 +130,7 @@ extension ProductSearch {
                     case .number(let number): try statement.bind(1, number)
                     case .text(let text): try statement.bind(1, text)
                     }
-                    try statement.bind(2, after.productId)
+                    if condition.contains("?2") { try statement.bind(2, after.productId) }
                 }
                 try filterClause(filters).bind(to: statement)
                 while keys.count < limit, try statement.step() {

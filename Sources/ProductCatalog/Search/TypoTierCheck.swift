@@ -10,6 +10,9 @@ struct TypoTierCheck {
     private let words: [[UInt8]]
     /// For each word before the last, its near terms and their distances.
     private let nearTerms: [[[UInt8]: Int]]
+    /// For each word before the last, the lengths of its near terms: a token of another length
+    /// is none of them, and is not copied to be looked up.
+    private let nearLengths: [Set<Int>]
     /// The starts near the last word, with their distances.
     private let nearStarts: [(start: [UInt8], distance: Int)]
     private let tokenizer: WordTokenizer
@@ -19,6 +22,7 @@ struct TypoTierCheck {
         nearTerms = plan.words.dropLast().map { word in
             Dictionary(word.near.map { (Array($0.text.utf8), $0.distance) }, uniquingKeysWith: min)
         }
+        nearLengths = nearTerms.map { Set($0.keys.map(\.count)) }
         nearStarts = plan.words.last?.near.map { (Array($0.text.utf8), $0.distance) } ?? []
         self.tokenizer = tokenizer
     }
@@ -37,7 +41,7 @@ struct TypoTierCheck {
                         for near in nearStarts where near.distance < fewest[index] && token.starts(with: near.start) {
                             fewest[index] = near.distance
                         }
-                    } else if !nearTerms[index].isEmpty, let distance = nearTerms[index][Array(token)], distance < fewest[index] {
+                    } else if nearLengths[index].contains(token.count), let distance = nearTerms[index][Array(token)], distance < fewest[index] {
                         fewest[index] = distance
                     }
                 }
