@@ -113,15 +113,15 @@ extension ProductSearch {
         // sort's index, (value, productId): a row value (value, productId) > (?1, ?2) is not one
         // SQLite 3.40 seeks an expression index by, and value >= ?1 alone reads every product
         // sharing the cursor's value (thousands share a price in ten million).
-        var conditions: [String] = []
+        var conditions: [(clause: String, ties: Bool)] = []
         if after?.value != nil {
-            conditions = [" AND \(value) = ?1 AND p.productId \(comparison) ?2", " AND \(value) \(comparison) ?1"]
+            conditions = [(" AND \(value) = ?1 AND p.productId \(comparison) ?2", true), (" AND \(value) \(comparison) ?1", false)]
         } else if after == nil {
-            conditions = [""]
+            conditions = [("", false)]
         }
-        for condition in conditions where keys.count < limit {
+        for (condition, ties) in conditions where keys.count < limit {
             // Among the cursor's ties the value is one: ordering by it too would make SQLite sort them all first.
-            let ordering = condition.contains("?2") ? "p.productId \(order)" : "\(value) \(order), p.productId \(order)"
+            let ordering = ties ? "p.productId \(order)" : "\(value) \(order), p.productId \(order)"
             let sql = "SELECT \(columns) \(from) WHERE \(value) IS NOT NULL\(filter)\(condition) ORDER BY \(ordering)"
             let statement = try prepared(sql)
             try statement.using {
@@ -130,7 +130,7 @@ extension ProductSearch {
                     case .number(let number): try statement.bind(1, number)
                     case .text(let text): try statement.bind(1, text)
                     }
-                    if condition.contains("?2") { try statement.bind(2, after.productId) }
+                    if ties { try statement.bind(2, after.productId) }
                 }
                 try filterClause(filters).bind(to: statement)
                 while keys.count < limit, try statement.step() {

@@ -5,8 +5,9 @@ import Testing
 
 /// Typo tolerance: matches one or two edits away, after every tier without typos, fewest first.
 @Suite struct TypoSearchTests {
-    /// Edit distance with neighbouring characters swapped counting one (the restricted Damerau form), over Unicode scalars.
-    static func distance(_ a: String, _ b: String) -> Int {
+    /// The table of edit distances between the prefixes of `a` and of `b`, neighbouring characters
+    /// swapped counting one (the restricted Damerau form), over Unicode scalars.
+    static func distances(_ a: String, _ b: String) -> [[Int]] {
         let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
         var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
         for i in 0...a.count { rows[i][0] = i }
@@ -17,23 +18,18 @@ import Testing
                 if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1) }
             }
         }
-        return rows[a.count][b.count]
+        return rows
+    }
+
+    /// The edit distance between `a` and `b`: the table's last entry.
+    static func distance(_ a: String, _ b: String) -> Int {
+        distances(a, b).last!.last!
     }
 
     /// How far `word` is from the nearest start of `token`: the least distance from `word` to any
-    /// prefix of `token`, the smallest entry of the last row of one table.
+    /// prefix of `token`, the smallest entry of the table's last row.
     static func prefixDistance(_ word: String, _ token: String) -> Int {
-        let a = Array(word.unicodeScalars), b = Array(token.unicodeScalars)
-        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { rows[i][0] = i }
-        for j in 0...b.count { rows[0][j] = j }
-        for i in stride(from: 1, through: a.count, by: 1) {
-            for j in stride(from: 1, through: b.count, by: 1) {
-                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1) }
-            }
-        }
-        return rows[a.count].min()!
+        distances(word, token).last!.min()!
     }
 
     static func allowance(_ word: String) -> Int {
