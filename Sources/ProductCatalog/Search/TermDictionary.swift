@@ -12,6 +12,8 @@ final class TermDictionary {
     private let bytes: [UInt8]
     /// Where each term starts in ``bytes``, and one past the last.
     private let starts: [Int32]
+    /// The longest term's length in bytes, the deepest the walk goes.
+    private let longest: Int
     /// The term list's version when it was read.
     let version: Int64
 
@@ -26,6 +28,7 @@ final class TermDictionary {
         }
         self.bytes = bytes
         self.starts = starts
+        longest = zip(starts, starts.dropFirst()).map { Int($1 - $0) }.max() ?? 0
         self.version = version
     }
 
@@ -43,91 +46,119 @@ final class TermDictionary {
     /// `asPrefix`, the shortest starts of terms within `allowance` edits of `word` instead, each
     /// standing for every term that begins with it.
     func near(_ word: String, within allowance: Int, asPrefix: Bool) -> [Near] {
-        let target = Array(word.unicodeScalars)
+        let target = word.unicodeScalars.map(\.value)
+        let width = target.count + 1
+        // One row of distances per character of the path, all in one buffer: the walk allocates nothing.
+        var rows = [Int32](repeating: 0, count: (longest + 1) * width)
+        var path = [UInt32](repeating: 0, count: longest)
         var found: [Near] = []
-        // Row 0: the distance from each prefix of the word to the empty path.
-        let first = Array(0...target.count)
-        var path: [Unicode.Scalar] = []
-        walk(low: 0, high: count, depth: 0, previous: nil, row: first, path: &path,
-             target: target, allowance: allowance, asPrefix: asPrefix, found: &found)
+        rows.withUnsafeMutableBufferPointer { rows in
+            path.withUnsafeMutableBufferPointer { path in
+                target.withUnsafeBufferPointer { target in
+                    bytes.withUnsafeBufferPointer { bytes in
+                        starts.withUnsafeBufferPointer { starts in
+                            // Row 0: the distance from each prefix of the word to the empty path.
+                            for column in 0..<width { rows[column] = Int32(column) }
+                            var walk = Walk(bytes: bytes, starts: starts, target: target, rows: rows, path: path,
+                                            allowance: Int32(allowance), asPrefix: asPrefix)
+                            walk.descend(low: 0, high: count, depth: 0, level: 0)
+                            found = walk.found
+                        }
+                    }
+                }
+            }
+        }
         return found
     }
 
-    private func walk(low: Int, high: Int, depth: Int, previous: [Int]?, row: [Int], path: inout [Unicode.Scalar],
-                      target: [Unicode.Scalar], allowance: Int, asPrefix: Bool, found: inout [Near]) {
-        var index = low
-        while index < high {
-            // A term that ends here is this path itself, listed by the caller.
-            guard let (scalar, width) = scalar(ofTerm: index, at: depth) else {
-                index += 1
-                continue
-            }
-            let end = upperBound(low: index, high: high, depth: depth, width: width)
-            path.append(scalar)
-            var next = [Int](repeating: 0, count: target.count + 1)
-            next[0] = row[0] + 1
-            for column in stride(from: 1, through: target.count, by: 1) {
-                let cost = target[column - 1] == scalar ? 0 : 1
-                next[column] = min(row[column] + 1, next[column - 1] + 1, row[column - 1] + cost)
-                // Two neighbouring characters swapped.
-                if let previous, column > 1, path.count > 1, target[column - 1] == path[path.count - 2],
-                   target[column - 2] == scalar {
-                    next[column] = min(next[column], previous[column - 2] + 1)
+    /// The depth-first walk of ``near(_:within:asPrefix:)`` over borrowed buffers.
+    private struct Walk {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let starts: UnsafeBufferPointer<Int32>
+        let target: UnsafeBufferPointer<UInt32>
+        /// Row `level` holds the distances from each prefix of the target to the path's first `level` characters.
+        let rows: UnsafeMutableBufferPointer<Int32>
+        let path: UnsafeMutableBufferPointer<UInt32>
+        let allowance: Int32
+        let asPrefix: Bool
+        var found: [Near] = []
+
+        /// Walks the terms `low..<high`, which share their first `depth` bytes (`level` characters, in `path`).
+        mutating func descend(low: Int, high: Int, depth: Int, level: Int) {
+            let width = target.count + 1
+            let row = level * width
+            let next = row + width
+            var index = low
+            while index < high {
+                // A term that ends here is this path itself, listed by the caller.
+                guard let (scalar, length) = character(ofTerm: index, at: depth) else {
+                    index += 1
+                    continue
                 }
+                let end = upperBound(low: index, high: high, length: depth + length)
+                path[level] = scalar
+                rows[next] = rows[row] + 1
+                var best = rows[next]
+                for column in 1..<width {
+                    let cost: Int32 = target[column - 1] == scalar ? 0 : 1
+                    var value = min(rows[row + column] + 1, rows[next + column - 1] + 1, rows[row + column - 1] + cost)
+                    // Two neighbouring characters swapped.
+                    if level > 0, column > 1, target[column - 1] == path[level - 1], target[column - 2] == scalar {
+                        value = min(value, rows[row - width + column - 2] + 1)
+                    }
+                    rows[next + column] = value
+                    best = min(best, value)
+                }
+                let distance = rows[next + width - 1]
+                var deeper = best <= allowance
+                if asPrefix, distance <= allowance {
+                    // Every term below starts within `distance`; go on only where a longer start comes closer.
+                    found.append(Near(text: text(level + 1), distance: Int(distance)))
+                    deeper = best < distance
+                } else if !asPrefix, distance <= allowance, Int(starts[index + 1] - starts[index]) == depth + length {
+                    found.append(Near(text: text(level + 1), distance: Int(distance)))
+                }
+                if deeper { descend(low: index, high: end, depth: depth + length, level: level + 1) }
+                index = end
             }
-            let distance = next[target.count]
-            let best = next.min()!
-            var deeper = best <= allowance
-            if asPrefix, distance <= allowance {
-                // Every term below starts within `distance`; go on only where a longer start comes closer.
-                found.append(Near(text: String(String.UnicodeScalarView(path)), distance: distance))
-                deeper = best < distance
-            } else if !asPrefix, distance <= allowance, termEnds(index, at: depth + width) {
-                found.append(Near(text: String(String.UnicodeScalarView(path)), distance: distance))
+        }
+
+        /// The path's first `count` characters.
+        private func text(_ count: Int) -> String {
+            var scalars = String.UnicodeScalarView()
+            for value in path[0..<count] { scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}") }
+            return String(scalars)
+        }
+
+        /// The character of term `index` at byte `depth`, and its width in bytes; nil when the term ends there.
+        private func character(ofTerm index: Int, at depth: Int) -> (UInt32, Int)? {
+            let start = Int(starts[index]) + depth
+            let end = Int(starts[index + 1])
+            guard start < end else { return nil }
+            let lead = bytes[start]
+            let width = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+            guard start + width <= end else { return (UInt32(lead), 1) }
+            var value = UInt32(lead) & (width == 1 ? 0x7F : width == 2 ? 0x1F : width == 3 ? 0x0F : 0x07)
+            for offset in 1..<width { value = value << 6 | UInt32(bytes[start + offset] & 0x3F) }
+            return (value, width)
+        }
+
+        /// The first term in `low..<high` whose first `length` bytes differ from term `low`'s.
+        private func upperBound(low: Int, high: Int, length: Int) -> Int {
+            let prefixStart = Int(starts[low])
+            func samePrefix(_ index: Int) -> Bool {
+                let start = Int(starts[index])
+                guard Int(starts[index + 1]) - start >= length else { return false }
+                for offset in 0..<length where bytes[start + offset] != bytes[prefixStart + offset] { return false }
+                return true
             }
-            if deeper {
-                walk(low: index, high: end, depth: depth + width, previous: row, row: next, path: &path,
-                     target: target, allowance: allowance, asPrefix: asPrefix, found: &found)
+            var lowIndex = low + 1
+            var highIndex = high
+            while lowIndex < highIndex {
+                let middle = (lowIndex + highIndex) / 2
+                if samePrefix(middle) { lowIndex = middle + 1 } else { highIndex = middle }
             }
-            path.removeLast()
-            index = end
+            return lowIndex
         }
-    }
-
-    /// The character of term `index` at byte `depth`, and its width in bytes; nil when the term ends there.
-    private func scalar(ofTerm index: Int, at depth: Int) -> (Unicode.Scalar, Int)? {
-        let start = Int(starts[index]) + depth
-        let end = Int(starts[index + 1])
-        guard start < end else { return nil }
-        let lead = bytes[start]
-        let width = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-        guard start + width <= end else { return (Unicode.Scalar(lead), 1) }
-        var value = UInt32(lead) & (width == 1 ? 0x7F : width == 2 ? 0x1F : width == 3 ? 0x0F : 0x07)
-        for offset in 1..<width { value = value << 6 | UInt32(bytes[start + offset] & 0x3F) }
-        return (Unicode.Scalar(value) ?? Unicode.Scalar(lead), width)
-    }
-
-    /// True when term `index` is exactly `length` bytes long.
-    private func termEnds(_ index: Int, at length: Int) -> Bool {
-        Int(starts[index + 1] - starts[index]) == length
-    }
-
-    /// The first term in `low..<high` whose bytes `0..<depth + width` differ from term `low`'s.
-    private func upperBound(low: Int, high: Int, depth: Int, width: Int) -> Int {
-        let prefixStart = Int(starts[low])
-        let length = depth + width
-        func samePrefix(_ index: Int) -> Bool {
-            let start = Int(starts[index])
-            guard Int(starts[index + 1]) - start >= length else { return false }
-            for offset in 0..<length where bytes[start + offset] != bytes[prefixStart + offset] { return false }
-            return true
-        }
-        var lowIndex = low + 1
-        var highIndex = high
-        while lowIndex < highIndex {
-            let middle = (lowIndex + highIndex) / 2
-            if samePrefix(middle) { lowIndex = middle + 1 } else { highIndex = middle }
-        }
-        return lowIndex
     }
 }
