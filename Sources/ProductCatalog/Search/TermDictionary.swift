@@ -95,7 +95,7 @@ final class TermDictionary {
                     index += 1
                     continue
                 }
-                let end = upperBound(low: index, high: high, length: depth + length)
+                let end = upperBound(low: index, high: high, from: depth, length: depth + length)
                 path[level] = scalar
                 rows[next] = rows[row] + 1
                 var best = rows[next]
@@ -143,17 +143,24 @@ final class TermDictionary {
             return (value, width)
         }
 
-        /// The first term in `low..<high` whose first `length` bytes differ from term `low`'s.
-        private func upperBound(low: Int, high: Int, length: Int) -> Int {
+        /// The first term in `low..<high` whose first `length` bytes differ from term `low`'s; all
+        /// of them share their first `depth` bytes.
+        private func upperBound(low: Int, high: Int, from depth: Int, length: Int) -> Int {
             let prefixStart = Int(starts[low])
             func samePrefix(_ index: Int) -> Bool {
                 let start = Int(starts[index])
                 guard Int(starts[index + 1]) - start >= length else { return false }
-                for offset in 0..<length where bytes[start + offset] != bytes[prefixStart + offset] { return false }
+                for offset in depth..<length where bytes[start + offset] != bytes[prefixStart + offset] { return false }
                 return true
             }
+            // Gallop first: most ranges of the deeper levels hold a few terms.
             var lowIndex = low + 1
-            var highIndex = high
+            var step = 1
+            while lowIndex + step < high, samePrefix(lowIndex + step - 1) {
+                lowIndex += step
+                step *= 2
+            }
+            var highIndex = min(high, lowIndex + step)
             while lowIndex < highIndex {
                 let middle = (lowIndex + highIndex) / 2
                 if samePrefix(middle) { lowIndex = middle + 1 } else { highIndex = middle }
