@@ -45,6 +45,7 @@ public func buildApplication(_ configuration: ServerConfiguration) throws -> som
             availableConnectionsDelegate: MaximumAvailableConnections(connections.limit)),
         services: temporary.map { [$0] } ?? [],
         onServerRunning: { channel in
+            Task { await store.warmUp() }
             let port = channel.localAddress?.port ?? configuration.port
             onListening?("http://\(host.contains(":") ? "[\(host)]" : host):\(port)/")
         },

@@ -150,6 +150,12 @@ public final class CatalogStore: CatalogStoring {
         _ = try? await writing.run { $0 = nil }
     }
 
+    /// Opens each reading side's connection and reads its term list, so that the first searches
+    /// with typos do not wait for it; a side that cannot read the catalog now reports it at its next request.
+    public func warmUp() async {
+        for reader in readers { _ = try? await reader.run { try $0.recovering { try $0.currentSearch()?.loadTermList() } } }
+    }
+
     /// Runs `body` with an editor on the file now at the path, reopening it when an import replaced the file.
     private static func withEditor<T>(
         _ editor: inout CatalogEditor?, path: String, creatingCatalog: Bool, _ body: (CatalogEditor) throws -> T

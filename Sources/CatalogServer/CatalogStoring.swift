@@ -36,6 +36,8 @@ public protocol CatalogStoring: Sendable {
     func handEditsSinceImport() async throws -> Int
     /// Called when this server's own import replaced the catalog.
     func catalogReplaced() async
+    /// Reads ahead what the first searches would otherwise wait for.
+    func warmUp() async
 }
 
 extension CatalogStoring {

@@ -135,6 +135,7 @@ public actor ImportCoordinator {
             var summary = try await job.summary
             // Searches must see the new catalog from the moment a listener hears "finished".
             await store.catalogReplaced()
+            Task { [store] in await store.warmUp() }
             // Clients learn where things are by URL, never by the server's own paths.
             summary.databasePath = (databasePath as NSString).lastPathComponent
             summary.rejectsPath = summary.rejectsPath.map { _ in "/api/imports/\(id)/rejects" }

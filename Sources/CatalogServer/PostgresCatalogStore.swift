@@ -124,6 +124,9 @@ public actor PostgresCatalogStore: CatalogStoring {
     /// Nothing to drop: the connections read whichever table has the name now.
     public func catalogReplaced() async {}
 
+    /// Nothing to read ahead: the server keeps its own caches.
+    public func warmUp() async {}
+
     /// Runs `body` on the search connection; `empty` when there is no catalog yet.
     private func reading<T: Sendable>(_ empty: T, _ body: (PostgresProductSearch) async throws -> T) async throws -> T {
         for attempt in 0..<2 {

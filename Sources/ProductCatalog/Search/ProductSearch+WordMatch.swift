@@ -38,7 +38,16 @@ extension ProductSearch {
         }
         let rest = position.map { $0.tier == .exactTitle ? nil : $0 } ?? nil
         if plan.checksCandidates {
-            return matches + (try checkedMatches(plan, after: rest, excluding: range, filters: filters, limit: limit - matches.count))
+            var checkedFrom = rest
+            if (rest?.tier ?? .titleWords) == .titleWords, plan.listsTitleWordsExactly {
+                // The whole words before the last narrow the first tier down to few products:
+                // its own query lists them, where the pass would check every candidate of the broad word.
+                matches += try matchesOf(.titleWords, of: plan, after: rest?.row ?? 0, excluding: range, exactRows: exactRows,
+                                         filters: filters, limit: limit - matches.count)
+                if matches.count >= limit { return matches }
+                checkedFrom = WordPosition(tier: .titleStarts, row: 0)
+            }
+            return matches + (try checkedMatches(plan, after: checkedFrom, excluding: range, filters: filters, limit: limit - matches.count))
         }
         for tier in tiers where tier != .exactTitle && tier >= (rest?.tier ?? .titleWords) {
             if tier.isTypo {

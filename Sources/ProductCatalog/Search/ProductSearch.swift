@@ -166,16 +166,28 @@ public final class ProductSearch {
         }
     }
 
+    /// Reads the term list that typo tolerance walks (about 10 MB and 50 ms for a million terms),
+    /// which the first search with typos would read otherwise; again only after a write added terms.
+    public func loadTermList() throws {
+        _ = try currentDictionary()
+    }
+
+    /// The term list in memory, read again when a write changed it.
+    private func currentDictionary() throws -> TermDictionary {
+        let version = try WordIndex.termsVersion(connection)
+        if let dictionary, dictionary.version == version { return dictionary }
+        let read = try TermDictionary(connection: connection, version: version)
+        dictionary = read
+        nearFound.removeAll()
+        return read
+    }
+
     /// The terms (or starts of terms) within `allowance` edits of the folded `word`.
     func nearTerms(_ word: String, within allowance: Int, asPrefix: Bool) throws -> [TermDictionary.Near] {
-        let version = try WordIndex.termsVersion(connection)
-        if dictionary?.version != version {
-            dictionary = try TermDictionary(connection: connection, version: version)
-            nearFound.removeAll()
-        }
+        let dictionary = try currentDictionary()
         let key = "\(asPrefix ? "p" : "w")\(allowance)\u{0}" + word
         if let found = nearFound[key] { return found }
-        let found = dictionary!.near(word, within: allowance, asPrefix: asPrefix)
+        let found = dictionary.near(word, within: allowance, asPrefix: asPrefix)
         if nearFound.count >= 1_024 { nearFound.removeAll() }
         nearFound[key] = found
         return found

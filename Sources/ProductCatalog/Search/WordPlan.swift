@@ -82,6 +82,10 @@ struct WordPlan {
     /// True when some word is checked on each candidate rather than looked up.
     var checksCandidates: Bool { words.contains { $0.starts == .broad } }
 
+    /// True when the expression of ``WordTier/titleWords`` lists exactly its products even though
+    /// some word is broad: only words before the last are, and there they count as whole words.
+    var listsTitleWordsExactly: Bool { checksCandidates && words.last?.starts != .broad }
+
     /// True when no product matches the words without a typo.
     private var needsTypos: Bool { words.contains { $0.starts == .nothing } }
 
