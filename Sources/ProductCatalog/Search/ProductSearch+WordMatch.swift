@@ -59,8 +59,30 @@ extension ProductSearch {
             matches += try matchesOf(tier, of: plan, after: after, excluding: range, exactRows: exactRows,
                                      filters: filters, limit: limit - matches.count)
             if matches.count >= limit { break }
+            if tier == .titleWords, let later = try laterTiersInOnePass(plan, excluding: range, filters: filters, limit: limit - matches.count) {
+                return matches + later
+            }
         }
         return matches
+    }
+
+    /// The first page's matches of the tiers after ``WordTier/titleWords``, typo tiers included,
+    /// from one pass over the candidates of every tier, each checked: when few products match, one
+    /// pass costs less than a query per tier (each merging the same long lists again), and it
+    /// counts them too (``lastCheckedCount``). Nil when the candidates are more than
+    /// ``checkedPassBudget``: then each tier is left to its own query.
+    private func laterTiersInOnePass(_ plan: WordPlan, excluding range: PrefixRange, filters: SearchFilters,
+                                     limit: Int) throws -> [WordMatch]? {
+        let check = WordTierCheck(words: plan.folded, tokenizer: try wordTokenizer)
+        let typoCheck = plan.tiers.contains(where: \.isTypo) ? TypoTierCheck(plan: plan, tokenizer: try wordTokenizer) : nil
+        let pass = try tieredPass(plan.allTiers, first: .titleStarts, after: 0, excluding: range, filters: filters, limit: limit,
+                                  budget: checkedPassBudget) { fields in
+            if let tier = try fields.tier(check) { return tier }
+            return try typoCheck.flatMap { try fields.typoTier($0) }
+        }
+        guard !pass.overBudget else { return nil }
+        if pass.sawAll { lastCheckedCount = (plan.folded, plan.allTiers, filters, range, pass.counted) }
+        return pass.matches
     }
 
     /// The matches of one tier after word row `after`, read from FTS5 (no word is broad).
@@ -133,9 +155,9 @@ extension ProductSearch {
     private func checkedMatches(_ plan: WordPlan, after position: WordPosition?, excluding range: PrefixRange,
                                 filters: SearchFilters, limit: Int) throws -> [WordMatch] {
         let check = WordTierCheck(words: plan.folded, tokenizer: try wordTokenizer)
-        let (matches, counted, sawAll) = try tieredPass(plan.allTiers, first: position?.tier ?? .titleWords, after: position?.row ?? 0,
+        let (matches, counted, sawAll, _) = try tieredPass(plan.allTiers, first: position?.tier ?? .titleWords, after: position?.row ?? 0,
                                                         excluding: range, filters: filters, limit: limit) { try $0.tier(check) }
-        lastCheckedCount = (position?.row ?? 0) == 0 && sawAll ? (plan.folded, filters, range, counted) : nil
+        lastCheckedCount = (position?.row ?? 0) == 0 && sawAll ? (plan.folded, plan.allTiers, filters, range, counted) : nil
         return matches
     }
 
@@ -152,13 +174,20 @@ extension ProductSearch {
     /// (from the start in later ones), each candidate's tier given by `classify` (nil: no match);
     /// with how many matched and whether every candidate was seen.
     private func tieredPass(_ candidates: WordPlan.Candidates, first: WordTier, after start: Int64, excluding range: PrefixRange,
-                            filters: SearchFilters, limit: Int, classify: (CandidateFields) throws -> WordTier?)
-        throws -> (matches: [WordMatch], counted: Int, sawAll: Bool) {
-        guard limit > 0 else { return ([], 0, false) }
+                            filters: SearchFilters, limit: Int, budget: Int? = nil, classify: (CandidateFields) throws -> WordTier?)
+        throws -> (matches: [WordMatch], counted: Int, sawAll: Bool, overBudget: Bool) {
+        guard limit > 0 else { return ([], 0, false, false) }
         var found: [[WordMatch]] = Array(repeating: [], count: WordTier.allCases.count + 1)
         var counted = 0
+        var seen = 0
         var sawAll = true
+        var overBudget = false
         try forEachCandidate(candidates, after: start, excluding: range, filters: filters) { row, productId, fields in
+            seen += 1
+            if let budget, seen > budget {
+                overBudget = true
+                return false
+            }
             guard let tier = try classify(fields) else { return true }
             counted += 1
             if tier >= first, tier != .exactTitle, found[tier.rawValue].count < limit {
@@ -182,7 +211,8 @@ extension ProductSearch {
             }
             for index in found.indices { found[index] = earlier[index] + found[index] }
         }
-        return (Array(found.joined().prefix(limit)), counted, sawAll)
+        if overBudget { return ([], counted, false, true) }
+        return (Array(found.joined().prefix(limit)), counted, sawAll, false)
     }
 
     /// The title, brand and type columns of a candidate row, read straight from its statement.
@@ -254,13 +284,13 @@ extension ProductSearch {
     /// candidates (then `isComplete` is false and the count a lower bound).
     func countWordMatches(_ plan: WordPlan, excluding range: PrefixRange, rangeIsEmpty: Bool, filters: SearchFilters,
                           limit: Int?, budget: Int?) throws -> (count: Int, isComplete: Bool) {
+        // A page's checking pass that saw every candidate has counted them already.
+        defer { lastCheckedCount = nil }
+        if let last = lastCheckedCount, last.words == plan.folded, last.candidates == plan.allTiers, last.filters == filters, last.range == range {
+            let count = limit.map { min(last.count, $0) } ?? last.count
+            return (count, limit.map { last.count < $0 } ?? true)
+        }
         if plan.checksCandidates {
-            // A page's pass that saw every candidate has counted them already.
-            defer { lastCheckedCount = nil }
-            if let last = lastCheckedCount, last.words == plan.folded, last.filters == filters, last.range == range {
-                let count = limit.map { min(last.count, $0) } ?? last.count
-                return (count, limit.map { last.count < $0 } ?? true)
-            }
             let check = WordTierCheck(words: plan.folded, tokenizer: try wordTokenizer)
             var counted = 0
             var seen = 0

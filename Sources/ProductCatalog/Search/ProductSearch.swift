@@ -24,7 +24,9 @@ public final class ProductSearch {
     /// sort's order and keeps the products that match, which then come often enough.
     var sortedInMemory = 5_000
     /// The count of word matches the last page's pass over checked candidates saw whole, for the count that follows it.
-    var lastCheckedCount: (words: [String], filters: SearchFilters, range: PrefixRange, count: Int)?
+    var lastCheckedCount: (words: [String], candidates: WordPlan.Candidates, filters: SearchFilters, range: PrefixRange, count: Int)?
+    /// The most candidates of the later tiers one checking pass reads before it leaves them to a query each.
+    var checkedPassBudget = 2_000
     /// The term list in memory, read at the first typo search.
     private var dictionary: TermDictionary?
     /// Near terms already found, by word, allowance and kind: typing repeats the earlier words.

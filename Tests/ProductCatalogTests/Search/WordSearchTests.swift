@@ -131,10 +131,13 @@ import Testing
         return (fixture, all, queries)
     }
 
-    @Test(arguments: [false, true])
-    func pagesAgreeWithAPlainModelOfTheTiers(checkingCandidates: Bool) throws {
+    /// Every way of looking a word up, and the later tiers read in one checking pass (a budget of
+    /// 2,000 candidates) or by a query each (a budget of 3).
+    @Test(arguments: [(false, 2_000), (true, 2_000), (false, 3)])
+    func pagesAgreeWithAPlainModelOfTheTiers(checkingCandidates: Bool, passBudget: Int) throws {
         let (fixture, all, queries) = try Self.realisticCatalog(rows: 900)
         let search = try ProductSearch(databasePath: fixture.databasePath)
+        search.checkedPassBudget = passBudget
         if checkingCandidates {
             // Every way of looking a word up: few listed terms, merged prefix queries, and words
             // checked on each candidate.
