@@ -402,6 +402,98 @@ class BrowserTest:
         self.driver.get(self.server.url)
         self.wait(lambda: self.element("count").text.startswith("10,000 products"), "the bare address did not show the whole catalog")
 
+    def newest_and_sticky(self):
+        """The Newest header sorts the newest first and says so; the search box and the header stay in view while scrolling."""
+        self.type_in_search("")
+        self.wait(lambda: self.element("count").text.startswith("10,000 products"), "the list did not return to the catalog")
+        newest = self.driver.find_element(By.CSS_SELECTOR, '.sort-button[data-sorts="newest"]')
+        newest.click()
+        by_age = self.api_query("/api/products", [("q", ""), ("sort", "newest"), ("limit", 20)])
+        self.wait(lambda: self.row_ids()[:20] == [p["productId"] for p in by_age["products"]], "the Newest header did not sort the newest first")
+        assert newest.get_attribute("aria-pressed") == "true" and "▼" in newest.text, f"the Newest header does not say it sorts: {newest.text!r}"
+        assert self.element("sort").get_attribute("value") == "newest", "the sort menu does not show the header's order"
+        # Scrolled well down the list, the box and the header sit under the top bar, one under the other.
+        self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        self.wait(lambda: len(self.row_ids()) >= 40, "scrolling to the end did not load more")
+        self.driver.execute_script("window.scrollBy(0, -200)")
+        boxes = self.driver.execute_script("""
+            const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+            return [box('.top-bar').bottom, box('#search-form').top, box('#search-form').bottom, box('#results thead th').top, scrollY];""")
+        bar_bottom, search_top, search_bottom, head_top, scrolled = boxes
+        try:
+            assert scrolled > 500, f"the page did not scroll ({scrolled} px)"
+            assert abs(search_top - bar_bottom) <= 1, f"the search box is not under the top bar while scrolling: {boxes}"
+            assert abs(head_top - search_bottom) <= 1, f"the list's header is not under the search box: {boxes}"
+        finally:
+            newest.click()
+        self.wait(lambda: self.element("sort").get_attribute("value") == "relevance", "a second click did not go back to the best match")
+        assert newest.get_attribute("aria-pressed") == "false", "the Newest header still says it sorts"
+        self.driver.execute_script("window.scrollTo(0, 0)")
+
+    def phone_dark(self):
+        """At 390 pixels in dark mode: filters fold behind a button and combine, keystrokes search, the box stays at the top, field errors clear."""
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        try:
+            self.wait(lambda: self.driver.execute_script("return innerWidth") == 390, "the page did not narrow to 390 pixels")
+            self.type_in_search("")
+            self.wait(lambda: self.element("count").text.startswith("10,000 products"), "the list did not return to the catalog")
+            toggle = self.element("filters-toggle")
+            assert toggle.is_displayed() and not self.element("filters").is_displayed(), "at phone width the filters are not folded behind a button"
+            toggle.click()
+            self.wait(lambda: self.element("filters").is_displayed() and toggle.get_attribute("aria-expanded") == "true", "the Filters button did not open them")
+            colors = [entry["value"] for entry in self.server.get_json("/api/facets", q="")["color"]["values"][:2]]
+            for color in colors:
+                chip = f'#facet-groups .chip[data-filter="color"][data-value="{color}"]'
+                self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, chip), f"no chip for {color!r}")
+                self.driver.execute_script(f"document.querySelector('{chip}').click()")
+                self.wait(lambda: self.driver.execute_script(f"const c = document.querySelector('{chip}'); return c && c.getAttribute('aria-pressed')") == "true",
+                          f"the chip {color!r} is not pressed")
+            both = self.api_query("/api/products", [("q", ""), ("color", colors[0]), ("color", colors[1]), ("limit", 20)])
+            self.wait(lambda: self.row_ids() == [p["productId"] for p in both["products"]], "two colors at phone width do not list either color")
+            self.wait(lambda: toggle.text == "Filters (2)", f"the Filters button does not count the chosen ones: {toggle.text!r}")
+            self.no_sideways_scroll("the filters open at phone width")
+            self.element("facets-clear").click()
+            self.wait(lambda: self.element("count").text.startswith("10,000 products"), "clearing the filters did not list the catalog")
+            toggle.click()
+            self.wait(lambda: not self.element("filters").is_displayed(), "the Filters button did not fold them again")
+
+            text = "linen sh"
+            self.type_in_search(text)
+            self.wait(lambda: self.row_ids() == self.expected_ids(text, 1), f"typing {text!r} at phone width did not list its matches")
+            self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+            self.wait(lambda: self.driver.execute_script("return scrollY") > 300, "the list did not scroll")
+            top = self.driver.execute_script("return document.getElementById('search-form').getBoundingClientRect().top")
+            assert abs(top) <= 1, f"the search box left the top of the screen while scrolling ({top} px)"
+
+            # A field's error, and the form's summary above the fields, clear as the field is fixed.
+            self.driver.execute_script("window.scrollTo(0, 0)")
+            self.element("add-button").click()
+            self.wait(lambda: self.element("editor").is_displayed(), "the add form did not open")
+            self.element("field-productId").send_keys("ZZ-PHONE-1")
+            self.element("field-title").send_keys("Phone test mug")
+            self.element("field-listPrice").send_keys("1.234")
+            self.element("editor-save").click()
+            self.wait(lambda: "at most 2 decimals" in self.element("error-listPrice").text, "no error next to the list price at phone width")
+            overlap = self.driver.execute_script("""
+                const summary = document.getElementById('editor-error').getBoundingClientRect();
+                const label = document.querySelector('#editor-fields label').getBoundingClientRect();
+                return summary.height > 0 && summary.bottom > label.top + 1 && summary.top < label.bottom ? [summary.top, summary.bottom, label.top] : null;""")
+            assert overlap is None, f"the error summary is drawn over the first label: {overlap}"
+            self.no_sideways_scroll("the form with an error at phone width")
+            self.fill("listPrice", "1,23")
+            self.wait(lambda: self.element("error-listPrice").text == "" and self.element("editor-error").text == "",
+                      f"the errors stayed after the price was fixed: {self.element('editor-error').text!r}")
+            self.element("field-listPrice").send_keys(Keys.ESCAPE)
+            self.wait(lambda: self.element("discard-bar").is_displayed(), "Escape did not ask before discarding")
+            self.element("discard-yes").click()
+            self.wait(lambda: not self.element("editor").is_displayed(), "discarding did not close the form")
+        finally:
+            if self.element("editor").is_displayed():  # left open by a failed check: the next steps need the list
+                self.driver.execute_script("document.getElementById('editor').close()")
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+
     def export_round_trip(self):
         """The export links download every match of the search, and the CSV imports back into the same products."""
         self.type_in_search("linen")
@@ -935,6 +1027,8 @@ class BrowserTest:
         self.check("a color chip filters the list, with the API's count", self.facet_chips)
         self.check("a title with a typo finds its product, matched words bold; sorting by price", self.typo_and_sort)
         self.check("a request per keystroke; two colors, a sorted header, Back, Forward and reload in the address", self.keystrokes_and_address)
+        self.check("the Newest header sorts; the search box and the list's header stay in view while scrolling", self.newest_and_sticky)
+        self.check("at 390 px in dark mode: folded filters combine, keystrokes search, the box stays on top, errors clear", self.phone_dark)
         self.check("the export downloads every match and imports back into the same products", self.export_round_trip)
         self.check("a 10 s outage at the end of the list costs at most 10 requests", self.outage_backoff)
         self.check("Escape asks before losing typed text; a field error; focus on the saved row", self.add_product)

@@ -111,9 +111,10 @@ function keepForOffline() {
 
 async function start() {
   keepForOffline();
-  // The list's sticky header sits just under the sticky top bar, whatever its height.
-  new ResizeObserver(([entry]) => document.documentElement.style.setProperty("--top-bar-height", `${entry.target.offsetHeight}px`))
-    .observe(document.querySelector(".top-bar"));
+  // The list's sticky header sits just under the sticky top bar and search box, whatever their heights.
+  for (const [element, name] of [[document.querySelector(".top-bar"), "--top-bar-height"], [$("search-form"), "--search-height"]]) {
+    new ResizeObserver(([entry]) => document.documentElement.style.setProperty(name, `${entry.target.offsetHeight}px`)).observe(element);
+  }
   wireDialogs();
   buildForm();
   wireImages();

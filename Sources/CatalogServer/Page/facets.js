@@ -97,6 +97,7 @@ function render(counts) {
   const chosenCount = Object.values(state.list.filters).reduce((sum, values) => sum + values.length, 0);
   $("facets").hidden = !any && chosenCount === 0;
   $("facets-clear").hidden = chosenCount === 0;
+  $("filters-toggle").textContent = chosenCount ? `Filters (${chosenCount})` : "Filters";
   $("facets-note").textContent = counts.complete ? "" : `Counts among the first ${numberFormat.format(counts.counted)} matches.`;
 }
 
@@ -131,6 +132,11 @@ export function showFilterBar() {
 
 export function wireFacets() {
   onNewSearch(loadFacets);
+  // At phone width the filters fold behind a button, which says how many are chosen.
+  $("filters-toggle").addEventListener("click", () => {
+    const open = $("filters").classList.toggle("open");
+    $("filters-toggle").setAttribute("aria-expanded", String(open));
+  });
   $("facet-groups").addEventListener("click", (event) => {
     const chip = event.target.closest(".chip");
     if (chip) toggleChip(chip);

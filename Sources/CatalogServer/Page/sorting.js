@@ -12,8 +12,11 @@ export function showSort() {
     const sorts = button.dataset.sorts.split(" ");
     const header = button.closest("th");
     const index = sorts.indexOf(sort);
-    header.setAttribute("aria-sort", index < 0 ? "none" : sort.startsWith("-") ? "descending" : "ascending");
-    button.querySelector(".sort-arrow").textContent = index < 0 ? "" : sort.startsWith("-") ? " ▼" : " ▲";
+    // Newest is an order of its own, not of the column it sits in: it marks the button, not the column.
+    const descending = sort.startsWith("-") || sort === "newest";
+    if (header.hasAttribute("aria-sort")) header.setAttribute("aria-sort", index < 0 ? "none" : descending ? "descending" : "ascending");
+    else button.setAttribute("aria-pressed", String(index >= 0));
+    button.querySelector(".sort-arrow").textContent = index < 0 ? "" : descending ? " ▼" : " ▲";
   }
 }
 
