@@ -172,7 +172,8 @@ extension ProductSearch {
 
     /// The matches among `candidates` in tiers from `first` on, after word row `start` in `first`
     /// (from the start in later ones), each candidate's tier given by `classify` (nil: no match);
-    /// with how many matched and whether every candidate was seen.
+    /// with how many matched and whether every candidate was seen. With `budget`, it gives up after
+    /// that many candidates (`overBudget`, and no matches).
     private func tieredPass(_ candidates: WordPlan.Candidates, first: WordTier, after start: Int64, excluding range: PrefixRange,
                             filters: SearchFilters, limit: Int, budget: Int? = nil, classify: (CandidateFields) throws -> WordTier?)
         throws -> (matches: [WordMatch], counted: Int, sawAll: Bool, overBudget: Bool) {
