@@ -17,7 +17,9 @@ extension ProductSearch {
         let words = WordQuery(query)
         guard !words.words.isEmpty, try hasWordIndex else { return nil }
         let folded = try wordTokenizer.tokens(words.text)
-        let terms = WordTermList(search: self, isSettled: try WordIndex.isSettled(connection), limits: planLimits)
+        var limits = planLimits
+        limits.broadProducts = max(limits.broadProducts, Int(Double(try catalogProducts()) * limits.broadShare))
+        let terms = WordTermList(search: self, isSettled: try WordIndex.isSettled(connection), limits: limits)
         return try WordPlan(folded: folded, terms: terms, typos: typos)
     }
 

@@ -27,6 +27,8 @@ public final class ProductSearch {
     var lastCheckedCount: (words: [String], candidates: WordPlan.Candidates, filters: SearchFilters, range: PrefixRange, count: Int)?
     /// The most candidates of the later tiers one checking pass reads before it leaves them to a query each.
     var checkedPassBudget = 2_000
+    /// The catalog's product count, with the term list's version it was read at.
+    private var knownProducts: (version: Int64, products: Int)?
     /// The term list in memory, read at the first typo search.
     private var dictionary: TermDictionary?
     /// Near terms already found, by word, allowance and kind: typing repeats the earlier words.
@@ -166,6 +168,16 @@ public final class ProductSearch {
             tokenizer = made
             return made
         }
+    }
+
+    /// About how many products the catalog holds (0 for a layout without facet counts): read again
+    /// when the term list changes, which is close enough for choosing how to look words up.
+    func catalogProducts() throws -> Int {
+        let version = try WordIndex.termsVersion(connection)
+        if let known = knownProducts, known.version == version { return known.products }
+        let products = try FacetIndex.productCount(connection) ?? 0
+        knownProducts = (version, products)
+        return products
     }
 
     /// Reads the term list that typo tolerance walks (about 10 MB and 50 ms for a million terms),
