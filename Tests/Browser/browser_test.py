@@ -218,6 +218,18 @@ class BrowserTest:
         if value:
             box.send_keys(value)
 
+    def press_two_colors(self):
+        """Presses the chips of the catalog's two most common colors (clicked from a script: the chips
+        are redrawn when their counts arrive); returns the two colors."""
+        colors = [entry["value"] for entry in self.server.get_json("/api/facets", q="")["color"]["values"][:2]]
+        for color in colors:
+            chip = f'#facet-groups .chip[data-filter="color"][data-value="{color}"]'
+            self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, chip), f"no chip for {color!r}")
+            self.driver.execute_script(f"document.querySelector('{chip}').click()")
+            self.wait(lambda: self.driver.execute_script(f"const c = document.querySelector('{chip}'); return c && c.getAttribute('aria-pressed')") == "true",
+                      f"the chip {color!r} is not pressed")
+        return colors
+
     def open_detail(self, product_id):
         self.type_in_search(product_id.lower())
         self.wait(lambda: self.row_ids()[:1] == [product_id], f"searching did not list {product_id} first; saw {self.row_ids()[:3]}")
@@ -337,13 +349,7 @@ class BrowserTest:
         # Two colors at once: the field is counted without its own filter, so both chips stay to be pressed.
         self.type_in_search("")
         self.wait(lambda: self.element("count").text.startswith("10,000 products"), "the list did not return to the catalog")
-        colors = [entry["value"] for entry in self.server.get_json("/api/facets", q="")["color"]["values"][:2]]
-        for color in colors:
-            chip = f'#facet-groups .chip[data-filter="color"][data-value="{color}"]'
-            self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, chip), f"no chip for {color!r}")
-            self.driver.execute_script(f"document.querySelector('{chip}').click()")
-            self.wait(lambda: self.driver.execute_script(f"const c = document.querySelector('{chip}'); return c && c.getAttribute('aria-pressed')") == "true",
-                      f"the chip {color!r} is not pressed")
+        colors = self.press_two_colors()
         both = self.api_query("/api/products", [("q", ""), ("color", colors[0]), ("color", colors[1]), ("limit", 20)])
         self.wait(lambda: self.element("count").text == f"{both['count']:,} products with the chosen values",
                   f"two colors do not count {both['count']:,}: {self.element('count').text!r}")
@@ -442,13 +448,7 @@ class BrowserTest:
             assert toggle.is_displayed() and not self.element("filters").is_displayed(), "at phone width the filters are not folded behind a button"
             toggle.click()
             self.wait(lambda: self.element("filters").is_displayed() and toggle.get_attribute("aria-expanded") == "true", "the Filters button did not open them")
-            colors = [entry["value"] for entry in self.server.get_json("/api/facets", q="")["color"]["values"][:2]]
-            for color in colors:
-                chip = f'#facet-groups .chip[data-filter="color"][data-value="{color}"]'
-                self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, chip), f"no chip for {color!r}")
-                self.driver.execute_script(f"document.querySelector('{chip}').click()")
-                self.wait(lambda: self.driver.execute_script(f"const c = document.querySelector('{chip}'); return c && c.getAttribute('aria-pressed')") == "true",
-                          f"the chip {color!r} is not pressed")
+            colors = self.press_two_colors()
             both = self.api_query("/api/products", [("q", ""), ("color", colors[0]), ("color", colors[1]), ("limit", 20)])
             self.wait(lambda: self.row_ids() == [p["productId"] for p in both["products"]], "two colors at phone width do not list either color")
             self.wait(lambda: toggle.text == "Filters (2)", f"the Filters button does not count the chosen ones: {toggle.text!r}")
