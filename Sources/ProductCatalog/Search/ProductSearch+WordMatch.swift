@@ -75,13 +75,8 @@ extension ProductSearch {
     /// ``checkedPassBudget``: then each tier is left to its own query.
     private func laterTiersInOnePass(_ plan: WordPlan, excluding range: PrefixRange, filters: SearchFilters,
                                      limit: Int) throws -> [WordMatch]? {
-        let check = WordTierCheck(words: plan.folded, tokenizer: try wordTokenizer)
-        let typoCheck = plan.tiers.contains(where: \.isTypo) ? TypoTierCheck(plan: plan, tokenizer: try wordTokenizer) : nil
         let pass = try tieredPass(plan.allTiers, first: .titleStarts, after: 0, excluding: range, filters: filters, limit: limit,
-                                  budget: checkedPassBudget) { fields in
-            if let tier = try fields.tier(check) { return tier }
-            return try typoCheck.flatMap { try fields.typoTier($0) }
-        }
+                                  budget: checkedPassBudget, classify: try classifier(plan))
         guard !pass.overBudget else { return nil }
         if pass.sawAll { lastCheckedCount = (plan.folded, plan.allTiers, filters, range, pass.counted) }
         return pass.matches
@@ -156,11 +151,20 @@ extension ProductSearch {
     /// that sees every candidate also counts them (``lastCheckedCount``).
     private func checkedMatches(_ plan: WordPlan, after position: WordPosition?, excluding range: PrefixRange,
                                 filters: SearchFilters, limit: Int) throws -> [WordMatch] {
-        let check = WordTierCheck(words: plan.folded, tokenizer: try wordTokenizer)
         let (matches, counted, sawAll, _) = try tieredPass(plan.allTiers, first: position?.tier ?? .titleWords, after: position?.row ?? 0,
-                                                        excluding: range, filters: filters, limit: limit) { try $0.tier(check) }
+                                                        excluding: range, filters: filters, limit: limit, classify: try classifier(plan))
         lastCheckedCount = (position?.row ?? 0) == 0 && sawAll ? (plan.folded, plan.allTiers, filters, range, counted) : nil
         return matches
+    }
+
+    /// A candidate's tier by ``WordTierCheck``, then, when the plan has typo tiers, by ``TypoTierCheck``.
+    private func classifier(_ plan: WordPlan) throws -> (CandidateFields) throws -> WordTier? {
+        let check = WordTierCheck(words: plan.folded, tokenizer: try wordTokenizer)
+        let typoCheck = plan.tiers.contains(where: \.isTypo) ? TypoTierCheck(plan: plan, tokenizer: try wordTokenizer) : nil
+        return { fields in
+            if let tier = try fields.tier(check) { return tier }
+            return try typoCheck.flatMap { try fields.typoTier($0) }
+        }
     }
 
     /// The typo tiers' matches after `position` (from the first, for nil), their candidates each
@@ -294,13 +298,13 @@ extension ProductSearch {
             return (count, limit.map { last.count < $0 } ?? true)
         }
         if plan.checksCandidates {
-            let check = WordTierCheck(words: plan.folded, tokenizer: try wordTokenizer)
+            let classify = try classifier(plan)
             var counted = 0
             var seen = 0
             var complete = true
             try forEachCandidate(plan.allTiers, after: 0, excluding: range, filters: filters) { _, _, fields in
                 seen += 1
-                if try fields.tier(check) != nil { counted += 1 }
+                if try classify(fields) != nil { counted += 1 }
                 if let limit, counted >= limit { complete = false; return false }
                 if let budget, seen >= budget { complete = false; return false }
                 return true

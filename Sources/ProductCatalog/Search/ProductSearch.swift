@@ -33,6 +33,9 @@ public final class ProductSearch {
     private var dictionary: TermDictionary?
     /// Near terms already found, by word, allowance and kind: typing repeats the earlier words.
     private var nearFound: [String: [TermDictionary.Near]] = [:]
+    /// Candidate counts already made by plans, by expression and limit: the page and the count
+    /// of a keystroke make the same plan. (A count gone stale only makes a plan slower.)
+    private var candidatesCounted: [String: Int] = [:]
 
     /// Opens the catalog at `databasePath` for reading.
     public init(databasePath: String) throws {
@@ -205,6 +208,22 @@ public final class ProductSearch {
         if nearFound.count >= 1_024 { nearFound.removeAll() }
         nearFound[key] = found
         return found
+    }
+
+    /// How many products the FTS5 expression `match` finds, counting no further than `limit`.
+    func candidateCount(_ match: String, upTo limit: Int) throws -> Int {
+        let key = "\(limit)\u{0}" + match
+        if let counted = candidatesCounted[key] { return counted }
+        let statement = try prepared(Self.counting("FROM \(WordIndex.table) WHERE \(WordIndex.table) MATCH ?1", limited: true))
+        let counted = try statement.using {
+            try statement.bind(1, match)
+            try statement.bind(9, Int64(limit))
+            try statement.step()
+            return Int(statement.int64(at: 0))
+        }
+        if candidatesCounted.count >= 1_024 { candidatesCounted.removeAll() }
+        candidatesCounted[key] = counted
+        return counted
     }
 
     func prepared(_ sql: String) throws -> Statement {

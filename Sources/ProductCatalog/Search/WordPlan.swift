@@ -2,18 +2,21 @@
 /// candidates, and whether those must be checked one by one.
 ///
 /// FTS5 (as of SQLite 3.40) answers a prefix query `"ab"*` only after merging the rows of every
-/// term starting with `ab`, unless its prefix index holds starts of that length (one and two
-/// characters here): on a catalog with a real vocabulary, a longer start of thousands of terms
+/// term starting with `ab`, unless its prefix index holds starts of that length (one to three
+/// characters here, ``WordIndex/indexedPrefixLength``): on a catalog with a real vocabulary, a longer start of thousands of terms
 /// took a third of a second. So each query word is first looked up in the index's term list
 /// (``WordIndex``):
 /// - a word that starts few terms (``Limits/maxListedTerms``) becomes those terms, which FTS5 reads
 ///   lazily, row by row, stopping once a page is full;
-/// - a start of one or two characters reads the prefix index: one list;
+/// - a start of one to three characters reads the prefix index: one list;
 /// - a word that starts many terms held by few products becomes the prefix query, whose merge
 ///   then costs little;
 /// - a word that starts many terms held by many products (``Limits/broadProducts``) is looked up
-///   by its first two characters, and each candidate's words are checked against it
-///   (``WordTierCheck``): since it matches many products, a page's worth is found after few.
+///   by its first three characters, and each candidate's words are checked against it
+///   (``WordTierCheck``): since it matches many products, a page's worth is found after few;
+/// - a word whose terms hold many products while the other words together match few is left out
+///   of the lookup, and checked on each of their products instead (``Starts/checked``): a short
+///   last word after narrow ones (`Neau bädånn s`) would otherwise walk a list of millions.
 ///
 /// **Typos.** A word of 5 or more letters with no digit may also be misspelt: terms one edit
 /// away (two from 9 letters) match it, and for the last word, terms that start with something
@@ -30,6 +33,9 @@ struct WordPlan {
         case prefixQuery
         /// Many terms held by many products: checked on each candidate instead.
         case broad
+        /// Terms held by many more products than the other words match together: left out of
+        /// the candidates, which the other words find, and checked on each.
+        case checked
     }
 
     /// One word of the query.
@@ -39,6 +45,8 @@ struct WordPlan {
         /// Whether it is a term of the index (true when not known: the term list is not settled).
         var isTerm: Bool
         var starts: Starts
+        /// The products holding the terms it starts, summed over the terms: an upper bound (`Int.max` when not known).
+        var products: Int
         /// The terms (or, for the last word, the starts of terms) near it, with their distance;
         /// empty when it may have no typo.
         var near: [TermDictionary.Near] = []
@@ -65,8 +73,8 @@ struct WordPlan {
         /// Products (summed over terms, so an upper bound) past which a prefix is checked on candidates instead of merged.
         var broadProducts = 20_000
         /// At least this share of the catalog's products is merged rather than checked: the
-        /// two-letter superset a broad word is checked against grows with the catalog (at ten
-        /// million products, `Neau bäd` took 262 ms checked and 12 ms merged).
+        /// superset a broad word is checked against grows with the catalog (at ten million
+        /// products, `Neau bäd` took 262 ms checked against its two-letter superset and 12 ms merged).
         var broadShare = 0.02
         /// Starts of terms near the last word that are looked up, the nearest first: each costs a
         /// lookup, and a start near a short word is often shared by many terms.
@@ -74,21 +82,36 @@ struct WordPlan {
         /// The terms those starts may stand for in all: each is one more list FTS5 merges for every
         /// keystroke's count.
         var maxNearTerms = 64
+        /// The most candidates a word left out of the lookup is checked on (``Starts/checked``):
+        /// few enough that a count checks them all within ``ProductSearch/countBudget``.
+        var maxCheckedCandidates = 2_000
+        /// How many products of a short start FTS5 reads from its prefix index in the time one
+        /// candidate is checked: such a word is checked when its products are more than this many
+        /// times the candidates. On a realistic ten million, `s` (13.9 million products) took
+        /// FTS5 30 to 50 ms after narrow words, about 3 ns a product, where checking a candidate
+        /// takes about 5 µs.
+        var productsPerCheck = 1_500
+        /// The same for a longer start, whose terms FTS5 merges: about 170 ns a product (`neau*`,
+        /// 304 terms of 29,205 products, 5 ms on that catalog), and a keystroke merges them for each tier.
+        var mergedProductsPerCheck = 40
+        /// The least a word's lookup must cost, in candidates checked, before the other words'
+        /// candidates are counted to see whether checking it costs less: counting them is a query.
+        var minCheckedWorth = 200
     }
 
     /// The query's words, folded, in order; the last is matched as the start of a word.
-    let words: [Word]
+    private(set) var words: [Word]
     /// The title key (see ``WordPlacement``) of a title made of exactly these words.
     let exactKey: Int64
 
     var folded: [String] { words.map(\.folded) }
 
     /// True when some word is checked on each candidate rather than looked up.
-    var checksCandidates: Bool { words.contains { $0.starts == .broad } }
+    var checksCandidates: Bool { words.contains { $0.starts == .broad || $0.starts == .checked } }
 
     /// True when the expression of ``WordTier/titleWords`` lists exactly its products even though
-    /// some word is broad: only words before the last are, and there they count as whole words.
-    var listsTitleWordsExactly: Bool { checksCandidates && words.last?.starts != .broad }
+    /// some word is checked: only words before the last are, and there they count as whole words.
+    var listsTitleWordsExactly: Bool { checksCandidates && words.last.map { $0.starts != .broad && $0.starts != .checked } == true }
 
     /// True when no product matches the words without a typo.
     private var needsTypos: Bool { words.contains { $0.starts == .nothing } }
@@ -138,6 +161,29 @@ struct WordPlan {
         guard !words.contains(where: { $0.starts == .nothing && $0.near.isEmpty }) else { return nil }
         self.words = words
         exactKey = WordPlacement.key(ofWords: folded)
+        try checkWidestWord(terms)
+    }
+
+    /// Leaves the word whose terms hold the most products out of the lookup, to be checked on
+    /// each candidate the other words find (``Starts/checked``), when those are few enough that
+    /// checking them costs less than FTS5 reading the word's products (``Limits/productsPerCheck``).
+    private mutating func checkWidestWord(_ terms: WordTermList) throws {
+        // What looking each word up costs, counted in candidates checked.
+        func cost(_ word: Word) -> Int {
+            switch word.starts {
+            case .broad: word.products / terms.limits.productsPerCheck
+            case .prefixQuery where word.folded.unicodeScalars.count <= WordIndex.indexedPrefixLength: word.products / terms.limits.productsPerCheck
+            case .prefixQuery: word.products / terms.limits.mergedProductsPerCheck
+            default: 0
+            }
+        }
+        guard terms.isSettled, words.count > 1, let widest = words.indices.max(by: { cost(words[$0]) < cost(words[$1]) }) else { return }
+        let limit = min(terms.limits.maxCheckedCandidates, cost(words[widest]))
+        guard limit >= terms.limits.minCheckedWorth else { return }
+        var checked = self
+        checked.words[widest].starts = .checked
+        guard case .match(let expression) = checked.allTiers, try terms.candidates(expression, upTo: limit + 1) <= limit else { return }
+        self = checked
     }
 
     /// The tiers this plan can list, in order (the exact titles first).
@@ -240,7 +286,7 @@ struct WordPlan {
         for share in maximal {
             var parts: [String] = []
             var possible = true
-            for (index, distance) in share.enumerated() {
+            for (index, distance) in share.enumerated() where words[index].starts != .checked {
                 guard let part = Self.expression(words[index], within: distance, isLast: index == words.count - 1) else {
                     possible = false
                     break
@@ -281,10 +327,10 @@ struct WordPlan {
 
     /// The FTS5 expression for the terms `word` starts; for a broad word, the terms its first
     /// ``WordIndex/indexedPrefixLength`` characters start (read from FTS5's prefix index, a superset
-    /// that candidates are then checked against); nil when it starts nothing.
+    /// that candidates are then checked against); nil when it starts nothing or is checked alone.
     private static func expression(_ starts: Starts, _ word: String) -> String? {
         switch starts {
-        case .nothing: nil
+        case .nothing, .checked: nil
         case .terms(let terms): "(" + terms.map(WordQuery.quoted).joined(separator: " OR ") + ")"
         case .prefixQuery: WordQuery.quoted(word) + "*"
         case .broad: WordQuery.quoted(String(word.unicodeScalars.prefix(WordIndex.indexedPrefixLength))) + "*"

@@ -8,15 +8,35 @@ struct WordTermList {
 
     /// What `word` stands for.
     func lookUp(_ word: String) throws -> WordPlan.Word {
-        guard isSettled else { return WordPlan.Word(folded: word, isTerm: true, starts: .prefixQuery) }
+        guard isSettled else { return WordPlan.Word(folded: word, isTerm: true, starts: .prefixQuery, products: Int.max) }
         let listed = try terms(startingWith: word, limit: limits.maxListedTerms + 1)
-        if listed.isEmpty { return WordPlan.Word(folded: word, isTerm: false, starts: .nothing) }
-        let isTerm = listed.first?.utf8.elementsEqual(word.utf8) == true
-        if listed.count <= limits.maxListedTerms { return WordPlan.Word(folded: word, isTerm: isTerm, starts: .terms(listed)) }
-        // FTS5 keeps a prefix index of the shortest starts: one lookup, whatever they match.
-        if word.unicodeScalars.count <= WordIndex.indexedPrefixLength { return WordPlan.Word(folded: word, isTerm: isTerm, starts: .prefixQuery) }
+        if listed.isEmpty { return WordPlan.Word(folded: word, isTerm: false, starts: .nothing, products: 0) }
+        let isTerm = listed.first?.term.utf8.elementsEqual(word.utf8) == true
+        if listed.count <= limits.maxListedTerms {
+            return WordPlan.Word(folded: word, isTerm: isTerm, starts: .terms(listed.map(\.term)), products: listed.reduce(0) { $0 + $1.docs })
+        }
         let products = try estimatedProducts(startingWith: word)
-        return WordPlan.Word(folded: word, isTerm: isTerm, starts: products > limits.broadProducts ? .broad : .prefixQuery)
+        // FTS5 keeps a prefix index of the shortest starts: one lookup, whatever they match.
+        let isBroad = word.unicodeScalars.count > WordIndex.indexedPrefixLength && products > limits.broadProducts
+        return WordPlan.Word(folded: word, isTerm: isTerm, starts: isBroad ? .broad : .prefixQuery, products: products)
+    }
+
+    /// The products of the terms `terms`, summed (an upper bound of the products holding any).
+    func products(of terms: [String]) throws -> Int {
+        let statement = try search.prepared("SELECT docs FROM \(WordIndex.termsTable) WHERE term = ?1")
+        var products = 0
+        for term in terms {
+            try statement.using {
+                try statement.bind(1, term)
+                if try statement.step() { products += Int(statement.int64(at: 0)) }
+            }
+        }
+        return products
+    }
+
+    /// How many products the FTS5 expression `match` finds, counting no further than `limit`.
+    func candidates(_ match: String, upTo limit: Int) throws -> Int {
+        try search.candidateCount(match, upTo: limit)
     }
 
     /// The terms (or with `asPrefix`, starts of terms) within `allowance` edits of `word`.
@@ -24,15 +44,15 @@ struct WordTermList {
         try search.nearTerms(word, within: allowance, asPrefix: asPrefix)
     }
 
-    /// Up to `limit` terms that start with `prefix`, in order.
-    private func terms(startingWith prefix: String, limit: Int) throws -> [String] {
-        let statement = try search.prepared("SELECT term FROM \(WordIndex.termsTable) WHERE term >= ?1 AND term < ?2 ORDER BY term LIMIT ?3")
+    /// Up to `limit` terms that start with `prefix`, in order, with the products holding each.
+    private func terms(startingWith prefix: String, limit: Int) throws -> [(term: String, docs: Int)] {
+        let statement = try search.prepared("SELECT term, docs FROM \(WordIndex.termsTable) WHERE term >= ?1 AND term < ?2 ORDER BY term LIMIT ?3")
         return try statement.using {
             try statement.bind(1, prefix)
             try statement.bind(2, utf8: Self.upperBound(prefix))
             try statement.bind(3, Int64(limit))
-            var terms: [String] = []
-            while try statement.step() { terms.append(statement.text(at: 0) ?? "") }
+            var terms: [(term: String, docs: Int)] = []
+            while try statement.step() { terms.append((statement.text(at: 0) ?? "", Int(statement.int64(at: 1)))) }
             return terms
         }
     }

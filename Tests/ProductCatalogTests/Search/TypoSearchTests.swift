@@ -89,12 +89,14 @@ import Testing
     }
 
     /// With a pass budget of 3, the tiers after the first are each read by a query of their own
-    /// instead of one checking pass: both ways must give the model's pages and counts.
-    @Test(arguments: [2_000, 3])
-    func typoMatchesAgreeWithAPlainModelOfEditDistance(passBudget: Int) throws {
+    /// instead of one checking pass; with words checked alone, every tier comes from checking the
+    /// other words' candidates: each way must give the model's pages and counts.
+    @Test(arguments: [(WordSearchTests.LookUps.plain, 2_000), (.plain, 3), (.checkedAlone, 2_000)])
+    func typoMatchesAgreeWithAPlainModelOfEditDistance(lookUps: WordSearchTests.LookUps, passBudget: Int) throws {
         let (fixture, all, _) = try WordSearchTests.realisticCatalog(rows: 700)
         let search = try ProductSearch(databasePath: fixture.databasePath)
         search.checkedPassBudget = passBudget
+        search.planLimits = lookUps.limits
         var queries: [String] = []
         for product in all.enumerated().filter({ $0.offset % 70 == 3 }).map(\.element) {
             for misspelt in Self.misspellings(product.title ?? "") {

@@ -133,16 +133,12 @@ import Testing
 
     /// Every way of looking a word up, and the later tiers read in one checking pass (a budget of
     /// 2,000 candidates) or by a query each (a budget of 3).
-    @Test(arguments: [(false, 2_000), (true, 2_000), (false, 3)])
-    func pagesAgreeWithAPlainModelOfTheTiers(checkingCandidates: Bool, passBudget: Int) throws {
+    @Test(arguments: [(LookUps.plain, 2_000), (.broad, 2_000), (.plain, 3), (.checkedAlone, 2_000)])
+    func pagesAgreeWithAPlainModelOfTheTiers(lookUps: LookUps, passBudget: Int) throws {
         let (fixture, all, queries) = try Self.realisticCatalog(rows: 900)
         let search = try ProductSearch(databasePath: fixture.databasePath)
         search.checkedPassBudget = passBudget
-        if checkingCandidates {
-            // Every way of looking a word up: few listed terms, merged prefix queries, and words
-            // checked on each candidate.
-            search.planLimits = WordPlan.Limits(maxListedTerms: 2, maxCountedTerms: 20, broadProducts: 30)
-        }
+        search.planLimits = lookUps.limits
         for query in queries {
             let expected = TypoSearchTests.modelResult(all, query)
             #expect(try ids(search, query, pageSize: 20) == expected, "query \(query)")
@@ -150,6 +146,25 @@ import Testing
         }
         for query in queries.prefix(40) {
             #expect(try ids(search, query, pageSize: 3) == TypoSearchTests.modelResult(all, query), "query \(query), pages of 3")
+        }
+    }
+
+    /// The ways a plan looks words up, by the limits it is given.
+    enum LookUps: Sendable {
+        /// As on a real catalog: on these small ones, few listed terms and the prefix index.
+        case plain
+        /// Few listed terms, merged prefix queries, and words checked on candidates of their first two letters.
+        case broad
+        /// Any word that starts more terms than it lists left out of the lookup and checked on
+        /// the other words' candidates, whenever those are fewer than its products.
+        case checkedAlone
+
+        var limits: WordPlan.Limits {
+            switch self {
+            case .plain: WordPlan.Limits()
+            case .broad: WordPlan.Limits(maxListedTerms: 2, maxCountedTerms: 20, broadProducts: 30)
+            case .checkedAlone: WordPlan.Limits(maxListedTerms: 2, maxCountedTerms: 20, productsPerCheck: 1, mergedProductsPerCheck: 1, minCheckedWorth: 1)
+            }
         }
     }
 
@@ -163,6 +178,27 @@ import Testing
         for query in ["a", "S", "xy1", "zz", "sk", "cot org", "日本", "straß", "strassberg", "linen shirt", "nordvik t-sh", "wool"] {
             #expect(try ids(search, query, pageSize: 7) == TypoSearchTests.modelResult(all, query), "query \(query)")
         }
+    }
+
+    /// A short last word after a rare one is checked on the rare word's few products rather than
+    /// looked up, once its own products are that many times more (``WordPlan/Limits/productsPerCheck``).
+    @Test func aWordWithFarMoreProductsThanTheOthersIsCheckedOnTheirCandidates() throws {
+        let (fixture, all, _) = try Self.realisticCatalog(rows: 900)
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        var uses: [String: Int] = [:]
+        for product in all {
+            for word in Self.words(product.title) { uses[word, default: 0] += 1 }
+        }
+        let rare = try #require(uses.first { $0.key.count >= 4 && $0.value == 1 }?.key)
+        let query = rare + " s"
+        let starts = { (limits: WordPlan.Limits) in
+            search.planLimits = limits
+            return try search.wordPlan(query, typos: true)?.words.map(\.starts)
+        }
+        #expect(try starts(WordPlan.Limits(productsPerCheck: 1, minCheckedWorth: 1))?.last == .checked)
+        #expect(try starts(WordPlan.Limits())?.last == .prefixQuery, "on 900 products, `s` holds fewer than 1,500 times one")
+        #expect(try starts(WordPlan.Limits(maxCheckedCandidates: 0, productsPerCheck: 1, minCheckedWorth: 1))?.last == .prefixQuery)
+        #expect(try ids(search, query) == TypoSearchTests.modelResult(all, query))
     }
 
     @Test func aCappedCountSaysWhenItStoppedAndIsALowerBound() throws {
