@@ -84,4 +84,26 @@ import Testing
         #expect(products["C3"]?.listPrice == Price("1"))
         #expect(try layout(fixture.databasePath).version == Int64(CatalogSchema.version))
     }
+
+    /// A word index whose prefix index holds one and two letters (as before three-letter starts
+    /// were added) answers searches as it is, and the next edit rebuilds it with three.
+    @Test func aWordIndexWithTheOlderPrefixIndexIsSearchedAndRebuiltByTheNextEdit() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV("productId,title,brand\nA1,Skopje Mug,Acme\nB2,Skoda Cup,Skoll\nC3,Tea Pot,\n")
+        let connection = try Connection(path: fixture.databasePath, mode: .readWrite)
+        try connection.execute("""
+            DROP TABLE words;
+            CREATE VIRTUAL TABLE words USING fts5 (title, brand, productType, content='', detail=column, columnsize=0,
+              prefix='1 2', tokenize='unicode61 remove_diacritics 2');
+            INSERT INTO words (rowid, title, brand, productType)
+              SELECT w.wordRow, p.title, p.brand, p.productType FROM word_products w JOIN products p USING (productId);
+            """)
+        #expect(try !WordIndex.hasCurrentPrefixIndex(connection))
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        #expect(try search.allPages(query: "sko", pageSize: 20) == ["A1", "B2"])
+        #expect(try search.allPages(query: "mug sko", pageSize: 20) == ["A1"])
+        try CatalogEditor(databasePath: fixture.databasePath).add(Product(productId: "D4", title: "Skorpa Bowl"))
+        #expect(try WordIndex.hasCurrentPrefixIndex(connection))
+        #expect(try ProductSearch(databasePath: fixture.databasePath).allPages(query: "sko", pageSize: 20) == ["A1", "B2", "D4"])
+    }
 }
