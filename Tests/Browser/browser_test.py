@@ -230,6 +230,14 @@ class BrowserTest:
                       f"the chip {color!r} is not pressed")
         return colors
 
+    def show_filters(self, shown=True):
+        """Opens (or folds) the filters behind the Filters button, if they are not already so."""
+        toggle = self.element("filters-toggle")
+        if self.element("filters").is_displayed() != shown:
+            toggle.click()
+        self.wait(lambda: self.element("filters").is_displayed() == shown and toggle.get_attribute("aria-expanded") == str(shown).lower(),
+                  f"the Filters button did not {'open' if shown else 'fold'} them")
+
     def open_detail(self, product_id):
         self.type_in_search(product_id.lower())
         self.wait(lambda: self.row_ids()[:1] == [product_id], f"searching did not list {product_id} first; saw {self.row_ids()[:3]}")
@@ -282,7 +290,7 @@ class BrowserTest:
         self.wait(lambda: self.row_ids() == self.expected_ids(self.prefix, 1), "typing the prefix again did not list its matches")
 
     def typo_and_sort(self):
-        """A title typed with a typo finds its product, the matched words in bold; the sort menu orders by price."""
+        """A title typed with a typo finds its product, the matched words in bold; the price header orders by price."""
         product = next(p for p in self.server.get_json("/api/products", q="", limit=100)["products"]
                        if any(len(word) >= 6 and word.isalpha() and word.isascii() for word in p["title"].split()))
         words = product["title"].split()
@@ -302,14 +310,17 @@ class BrowserTest:
                   f"typing {text!r} did not list {product['productId']}")
         assert word in marked(), f"the misspelt word {word!r} is not in bold in the title: {marked()}"
         assert self.driver.execute_script("return getComputedStyle(document.querySelector('#rows mark')).fontWeight") in ("700", "bold")
-        Select(self.element("sort")).select_by_value("price")
+        price_header = self.driver.find_element(By.CSS_SELECTOR, '.sort-button[data-sorts="price -price"]')
+        price_header.click()
         expected = [p["productId"] for p in self.server.get_json("/api/products", q=text, sort="price", limit=20)["products"]]
         self.wait(lambda: self.row_ids() == expected, f"sorting by price did not list {expected[:3]}…; saw {self.row_ids()[:3]}…")
         prices = self.driver.execute_script(
             "return [...document.querySelectorAll('#rows tr')].map(r => (r.querySelector('.sale-price .value') || r.querySelector('.list-price .value') || {}).textContent || null)")
         numbers = [float(price.split()[0].replace(",", "")) for price in prices if price]
         assert numbers == sorted(numbers), f"the prices are not in order: {numbers}"
-        Select(self.element("sort")).select_by_value("relevance")
+        price_header.click()  # dearest first
+        price_header.click()  # back to the best match
+        self.wait(lambda: self.element("sort").get_attribute("value") == "relevance", "the price header did not go back to the best match")
         self.type_in_search("")
         self.wait(lambda: self.element("count").text == "10,000 products in the catalog", "the list did not return to the catalog")
 
@@ -349,6 +360,7 @@ class BrowserTest:
         # Two colors at once: the field is counted without its own filter, so both chips stay to be pressed.
         self.type_in_search("")
         self.wait(lambda: self.element("count").text.startswith("10,000 products"), "the list did not return to the catalog")
+        self.show_filters()
         colors = self.press_two_colors()
         both = self.api_query("/api/products", [("q", ""), ("color", colors[0]), ("color", colors[1]), ("limit", 20)])
         self.wait(lambda: self.element("count").text == f"{both['count']:,} products with the chosen values",
@@ -419,8 +431,9 @@ class BrowserTest:
         assert newest.get_attribute("aria-pressed") == "true" and "▼" in newest.text, f"the Newest header does not say it sorts: {newest.text!r}"
         assert self.element("sort").get_attribute("value") == "newest", "the sort menu does not show the header's order"
         # Scrolled well down the list, the box and the header sit under the top bar, one under the other.
-        self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
-        self.wait(lambda: len(self.row_ids()) >= 40, "scrolling to the end did not load more")
+        for rows in (40, 60):
+            self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+            self.wait(lambda: len(self.row_ids()) >= rows, "scrolling to the end did not load more")
         self.driver.execute_script("window.scrollBy(0, -200)")
         boxes = self.driver.execute_script("""
             const box = (selector) => document.querySelector(selector).getBoundingClientRect();
@@ -445,9 +458,9 @@ class BrowserTest:
             self.type_in_search("")
             self.wait(lambda: self.element("count").text.startswith("10,000 products"), "the list did not return to the catalog")
             toggle = self.element("filters-toggle")
+            self.show_filters(False)  # opened at 1280 pixels by the steps before
             assert toggle.is_displayed() and not self.element("filters").is_displayed(), "at phone width the filters are not folded behind a button"
-            toggle.click()
-            self.wait(lambda: self.element("filters").is_displayed() and toggle.get_attribute("aria-expanded") == "true", "the Filters button did not open them")
+            self.show_filters()
             colors = self.press_two_colors()
             both = self.api_query("/api/products", [("q", ""), ("color", colors[0]), ("color", colors[1]), ("limit", 20)])
             self.wait(lambda: self.row_ids() == [p["productId"] for p in both["products"]], "two colors at phone width do not list either color")
@@ -491,6 +504,52 @@ class BrowserTest:
         finally:
             if self.element("editor").is_displayed():  # left open by a failed check: the next steps need the list
                 self.driver.execute_script("document.getElementById('editor').close()")
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+
+    def tab_path(self):
+        """At 1280 and 390 pixels, light and dark, at most 3 Tabs lead from the search box to the first
+        row; at 1280 the list's header is one Tab stop, along which the arrow keys move."""
+        def tabs_to_first_row():
+            self.element("search").click()
+            stops = []
+            for _ in range(3):
+                self.driver.switch_to.active_element.send_keys(Keys.TAB)
+                stops.append(self.driver.execute_script(
+                    "const e = document.activeElement; return e.closest('thead') ? 'the header' : e.id || e.textContent.trim() || e.className"))
+                if self.driver.execute_script("const row = document.querySelector('#rows tr'); return !!row && row.contains(document.activeElement)"):
+                    return stops
+            raise AssertionError(f"3 Tabs from the search box reach {stops}, not the first row")
+
+        self.type_in_search("")
+        self.wait(lambda: self.element("count").text.startswith("10,000 products"), "the list did not return to the catalog")
+        self.show_filters(False)
+        try:
+            for width in (1280, 390):
+                if width == 390:
+                    self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+                self.wait(lambda: self.driver.execute_script("return innerWidth") == width, f"the page is not {width} pixels wide")
+                for scheme in ("light", "dark"):
+                    self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                    stops = tabs_to_first_row()
+                    expected = ["filters-toggle", "the header"] if width == 1280 else ["sort", "filters-toggle"]
+                    assert stops[:2] == expected, f"at {width} px ({scheme}) the Tabs stop at {stops}, not {expected} then the row"
+                self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            # The header's arrows: Home to its first control, right to Newest, which then keeps the header's stop.
+            self.element("search").click()
+            for key in (Keys.TAB, Keys.TAB, Keys.HOME):
+                self.driver.switch_to.active_element.send_keys(key)
+            self.wait(lambda: self.driver.execute_script("return document.activeElement.id") == "select-shown", "Home did not move to the header's first control")
+            self.driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+            self.wait(lambda: self.focused_text().startswith("Newest"), f"the right arrow in the header did not move to Newest: {self.focused_text()!r}")
+            self.driver.switch_to.active_element.send_keys(Keys.TAB)
+            self.wait(lambda: self.driver.execute_script("return document.querySelector('#rows tr').contains(document.activeElement)"),
+                      "Tab from the header did not go to the first row")
+            self.driver.switch_to.active_element.send_keys(Keys.SHIFT, Keys.TAB)
+            self.wait(lambda: self.focused_text().startswith("Newest"), f"Shift+Tab from the row did not return to Newest: {self.focused_text()!r}")
+            self.driver.switch_to.active_element.send_keys(Keys.END)
+            self.wait(lambda: self.focused_text().startswith("Sale price"), f"End did not move to the header's last control: {self.focused_text()!r}")
+        finally:
             self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
 
@@ -633,6 +692,7 @@ class BrowserTest:
         """A color chip filters the list to that color with the API's count; pressing it again lifts the filter."""
         self.type_in_search("")
         self.wait(lambda: self.element("count").text == "10,000 products in the catalog", "the list did not return to the catalog")
+        self.show_filters()
         facets = self.server.get_json("/api/facets", q="")
         color = facets["color"]["values"][0]
         chip = f'#facet-groups .chip[data-filter="color"][data-value="{color["value"]}"]'
@@ -939,6 +999,7 @@ class BrowserTest:
         self.type_in_search("")
         self.wait(lambda: self.row_ids()[:1] == [self.starred], "the list did not return to the catalog")
         self.wait(lambda: self.element("loading").get_attribute("hidden") is not None, "a page is still loading")
+        self.show_filters()
         self.wait(lambda: self.element("facets").is_displayed(), "the filter chips did not show")
         self.driver.execute_script("window.scrollTo(0, 0)")
         light = self.screenshot("catalog-serve-light.png")
@@ -952,6 +1013,7 @@ class BrowserTest:
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                     {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
         self.wait(lambda: self.driver.execute_script("return innerWidth") == 390, "the page did not narrow to 390 pixels")
+        self.show_filters(False)
         self.no_sideways_scroll("phone width")
         problems = self.driver.execute_script("""
             const problems = [];
@@ -1029,6 +1091,7 @@ class BrowserTest:
         self.check("a request per keystroke; two colors, a sorted header, Back, Forward and reload in the address", self.keystrokes_and_address)
         self.check("the Newest header sorts; the search box and the list's header stay in view while scrolling", self.newest_and_sticky)
         self.check("at 390 px in dark mode: folded filters combine, keystrokes search, the box stays on top, errors clear", self.phone_dark)
+        self.check("3 Tabs from the search box to the first row, at 1280 and 390 px, light and dark", self.tab_path)
         self.check("the export downloads every match and imports back into the same products", self.export_round_trip)
         self.check("a 10 s outage at the end of the list costs at most 10 requests", self.outage_backoff)
         self.check("Escape asks before losing typed text; a field error; focus on the saved row", self.add_product)

@@ -132,7 +132,7 @@ export function showFilterBar() {
 
 export function wireFacets() {
   onNewSearch(loadFacets);
-  // At phone width the filters fold behind a button, which says how many are chosen.
+  // The filters fold behind a button, which says how many are chosen.
   $("filters-toggle").addEventListener("click", () => {
     const open = $("filters").classList.toggle("open");
     $("filters-toggle").setAttribute("aria-expanded", String(open));

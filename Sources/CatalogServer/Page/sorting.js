@@ -26,7 +26,27 @@ function sortBy(sort) {
   search($("search").value);
 }
 
+/**
+ * The list's header is one Tab stop, so that the first row is few Tabs from the search box: the
+ * arrow keys, Home and End move between its controls, and the last one used keeps the stop.
+ */
+function wireHeaderKeys() {
+  const head = $("results").querySelector("thead");
+  const controls = [...head.querySelectorAll("input, button")];
+  const keep = (control) => controls.forEach((each) => { each.tabIndex = each === control ? 0 : -1; });
+  keep(controls[0]);
+  head.addEventListener("focusin", (event) => { if (controls.includes(event.target)) keep(event.target); });
+  head.addEventListener("keydown", (event) => {
+    const index = controls.indexOf(document.activeElement);
+    const next = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: controls.length - 1 }[event.key];
+    if (index < 0 || next === undefined || next < 0 || next >= controls.length) return;
+    event.preventDefault();
+    controls[next].focus();
+  });
+}
+
 export function wireSorting() {
+  wireHeaderKeys();
   $("sort").addEventListener("change", (event) => sortBy(event.target.value));
   // A header cycles through its orders (ascending, then descending where there is one), then back to the best match.
   $("results").querySelector("thead").addEventListener("click", (event) => {
