@@ -3,8 +3,8 @@
 ///
 /// FTS5 (as of SQLite 3.40) answers a prefix query `"ab"*` only after merging the rows of every
 /// term starting with `ab`, unless its prefix index holds starts of that length (one to three
-/// characters here, ``WordIndex/indexedPrefixLength``): on a catalog with a real vocabulary, a longer start of thousands of terms
-/// took a third of a second. So each query word is first looked up in the index's term list
+/// characters here, ``WordIndex/indexedPrefixLength``): on a catalog with a real vocabulary, a
+/// longer start of thousands of terms took a third of a second. So each query word is first looked up in the index's term list
 /// (``WordIndex``):
 /// - a word that starts few terms (``Limits/maxListedTerms``) becomes those terms, which FTS5 reads
 ///   lazily, row by row, stopping once a page is full;

@@ -21,19 +21,6 @@ struct WordTermList {
         return WordPlan.Word(folded: word, isTerm: isTerm, starts: isBroad ? .broad : .prefixQuery, products: products)
     }
 
-    /// The products of the terms `terms`, summed (an upper bound of the products holding any).
-    func products(of terms: [String]) throws -> Int {
-        let statement = try search.prepared("SELECT docs FROM \(WordIndex.termsTable) WHERE term = ?1")
-        var products = 0
-        for term in terms {
-            try statement.using {
-                try statement.bind(1, term)
-                if try statement.step() { products += Int(statement.int64(at: 0)) }
-            }
-        }
-        return products
-    }
-
     /// How many products the FTS5 expression `match` finds, counting no further than `limit`.
     func candidates(_ match: String, upTo limit: Int) throws -> Int {
         try search.candidateCount(match, upTo: limit)
