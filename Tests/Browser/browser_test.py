@@ -553,6 +553,88 @@ class BrowserTest:
             self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
 
+    def set_view(self, width, scheme):
+        """Emulates a screen `width` pixels wide (1280: the window itself) in the light or dark scheme."""
+        if width == 1280:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        else:
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        self.wait(lambda: self.driver.execute_script("return innerWidth") == width, f"the page is not {width} pixels wide")
+
+    def other_views(self):
+        """At 1280 px in dark mode and at 390 px in light and dark: a request per keystroke with the last
+        answer shown, two colors and a price range, a sort, Back, Forward and a reload, a field's error clearing."""
+        text = "linen sh"
+        try:
+            for width, scheme in ((1280, "dark"), (390, "light"), (390, "dark")):
+                where = f"at {width} px ({scheme})"
+                self.set_view(width, scheme)
+                self.driver.get(self.server.url)
+                self.wait(lambda: self.element("count").text.startswith("10,000 products"), f"{where} the page did not list the catalog")
+                self.driver.execute_script(self.FETCH_LOG)
+                self.set_network(latency=120)
+                try:
+                    self.element("search").click()
+                    typing = ActionChains(self.driver)
+                    for character in text:
+                        typing.send_keys(character).pause(0.06)
+                    typing.perform()
+                    self.wait(lambda: self.row_ids() == self.expected_ids(text, 1) and self.element("count").text.endswith(f"“{text}”"),
+                              f"{where} the rows are not the answer to {text!r}")
+                finally:
+                    self.set_network()
+                asked = self.driver.execute_script("return window.fetchLog.filter(u => u.startsWith('/api/products?q=')).map(u => new URLSearchParams(u.split('?')[1]).get('q'))")
+                assert all(text[:n].strip() in asked for n in range(1, len(text) + 1)), f"{where} not every keystroke searched: {asked}"
+
+                self.type_in_search("")
+                self.wait(lambda: self.element("count").text.startswith("10,000 products"), f"{where} the list did not return to the catalog")
+                self.show_filters()
+                colors = self.press_two_colors()
+                self.element("filter-minPrice").send_keys("20", Keys.ENTER)
+                ranged = self.api_query("/api/products", [("q", ""), ("color", colors[0]), ("color", colors[1]), ("minPrice", "20"), ("limit", 20)])
+                ranged_ids = [p["productId"] for p in ranged["products"]]
+                self.wait(lambda: self.element("count").text == f"{ranged['count']:,} products with the chosen values" and self.row_ids() == ranged_ids,
+                          f"{where} two colors from 20 do not list the API's {ranged['count']:,}: {self.element('count').text!r}")
+                if width == 1280:
+                    self.driver.find_element(By.CSS_SELECTOR, '.sort-button[data-sorts="price -price"]').click()
+                else:
+                    Select(self.element("sort")).select_by_value("price")
+                by_price = self.api_query("/api/products", [("q", ""), ("color", colors[0]), ("color", colors[1]), ("minPrice", "20"),
+                                                            ("sort", "price"), ("limit", 20)])
+                price_ids = [p["productId"] for p in by_price["products"]]
+                self.wait(lambda: self.row_ids() == price_ids, f"{where} sorting by price did not list the API's order")
+                self.driver.back()
+                self.wait(lambda: self.row_ids() == ranged_ids and self.element("sort").get_attribute("value") == "relevance",
+                          f"{where} Back did not undo the sort")
+                self.driver.forward()
+                self.wait(lambda: self.row_ids() == price_ids, f"{where} Forward did not sort again")
+                self.driver.refresh()
+                self.wait(lambda: self.row_ids() == price_ids and self.element("sort").get_attribute("value") == "price",
+                          f"{where} a reload did not show the same view")
+
+                self.element("add-button").click()
+                self.wait(lambda: self.element("editor").is_displayed(), f"{where} the add form did not open")
+                self.element("field-productId").send_keys("ZZ-VIEW-1")
+                self.element("field-title").send_keys("View test mug")
+                self.element("field-listPrice").send_keys("1.234")
+                self.element("editor-save").click()
+                self.wait(lambda: "at most 2 decimals" in self.element("error-listPrice").text, f"{where} no error next to the list price")
+                self.fill("listPrice", "1,23")
+                self.wait(lambda: self.element("error-listPrice").text == "" and self.element("editor-error").text == ""
+                          and self.element("field-listPrice").get_attribute("aria-invalid") != "true",
+                          f"{where} the error stayed after the price was fixed")
+                self.element("field-listPrice").send_keys(Keys.ESCAPE)
+                self.wait(lambda: self.element("discard-bar").is_displayed(), f"{where} Escape did not ask before discarding")
+                self.element("discard-yes").click()
+                self.wait(lambda: not self.element("editor").is_displayed(), f"{where} discarding did not close the form")
+        finally:
+            if self.element("editor").is_displayed():
+                self.driver.execute_script("document.getElementById('editor').close()")
+            self.set_view(1280, "light")
+            self.driver.get(self.server.url)
+            self.wait(lambda: self.element("count").text.startswith("10,000 products"), "the page did not list the catalog again")
+
     def export_round_trip(self):
         """The export links download every match of the search, and the CSV imports back into the same products."""
         self.type_in_search("linen")
@@ -1092,6 +1174,7 @@ class BrowserTest:
         self.check("the Newest header sorts; the search box and the list's header stay in view while scrolling", self.newest_and_sticky)
         self.check("at 390 px in dark mode: folded filters combine, keystrokes search, the box stays on top, errors clear", self.phone_dark)
         self.check("3 Tabs from the search box to the first row, at 1280 and 390 px, light and dark", self.tab_path)
+        self.check("1280 px dark, 390 px light and dark: keystrokes, filters, a sort, Back, Forward, reload, an error clearing", self.other_views)
         self.check("the export downloads every match and imports back into the same products", self.export_round_trip)
         self.check("a 10 s outage at the end of the list costs at most 10 requests", self.outage_backoff)
         self.check("Escape asks before losing typed text; a field error; focus on the saved row", self.add_product)
