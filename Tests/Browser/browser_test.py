@@ -238,6 +238,15 @@ class BrowserTest:
         self.wait(lambda: self.element("filters").is_displayed() == shown and toggle.get_attribute("aria-expanded") == str(shown).lower(),
                   f"the Filters button did not {'open' if shown else 'fold'} them")
 
+    def set_view(self, width, scheme):
+        """Emulates a screen `width` pixels wide (1280: the window itself) in the light or dark scheme."""
+        if width == 1280:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        else:
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        self.wait(lambda: self.driver.execute_script("return innerWidth") == width, f"the page is not {width} pixels wide")
+
     def open_detail(self, product_id):
         self.type_in_search(product_id.lower())
         self.wait(lambda: self.row_ids()[:1] == [product_id], f"searching did not list {product_id} first; saw {self.row_ids()[:3]}")
@@ -451,10 +460,8 @@ class BrowserTest:
 
     def phone_dark(self):
         """At 390 pixels in dark mode: filters fold behind a button and combine, keystrokes search, the box stays at the top, field errors clear."""
-        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        self.set_view(390, "dark")
         try:
-            self.wait(lambda: self.driver.execute_script("return innerWidth") == 390, "the page did not narrow to 390 pixels")
             self.type_in_search("")
             self.wait(lambda: self.element("count").text.startswith("10,000 products"), "the list did not return to the catalog")
             toggle = self.element("filters-toggle")
@@ -504,8 +511,7 @@ class BrowserTest:
         finally:
             if self.element("editor").is_displayed():  # left open by a failed check: the next steps need the list
                 self.driver.execute_script("document.getElementById('editor').close()")
-            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+            self.set_view(1280, "light")
 
     def tab_path(self):
         """At 1280 and 390 pixels, light and dark, at most 3 Tabs lead from the search box to the first
@@ -526,15 +532,12 @@ class BrowserTest:
         self.show_filters(False)
         try:
             for width in (1280, 390):
-                if width == 390:
-                    self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-                self.wait(lambda: self.driver.execute_script("return innerWidth") == width, f"the page is not {width} pixels wide")
                 for scheme in ("light", "dark"):
-                    self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                    self.set_view(width, scheme)
                     stops = tabs_to_first_row()
                     expected = ["filters-toggle", "the header"] if width == 1280 else ["sort", "filters-toggle"]
                     assert stops[:2] == expected, f"at {width} px ({scheme}) the Tabs stop at {stops}, not {expected} then the row"
-                self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            self.set_view(1280, "light")
             # The header's arrows: Home to its first control, right to Newest, which then keeps the header's stop.
             self.element("search").click()
             for key in (Keys.TAB, Keys.TAB, Keys.HOME):
@@ -550,17 +553,7 @@ class BrowserTest:
             self.driver.switch_to.active_element.send_keys(Keys.END)
             self.wait(lambda: self.focused_text().startswith("Sale price"), f"End did not move to the header's last control: {self.focused_text()!r}")
         finally:
-            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
-
-    def set_view(self, width, scheme):
-        """Emulates a screen `width` pixels wide (1280: the window itself) in the light or dark scheme."""
-        if width == 1280:
-            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        else:
-            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-        self.wait(lambda: self.driver.execute_script("return innerWidth") == width, f"the page is not {width} pixels wide")
+            self.set_view(1280, "light")
 
     def other_views(self):
         """At 1280 px in dark mode and at 390 px in light and dark: a request per keystroke with the last
