@@ -150,6 +150,15 @@ class BrowserTest:
     def element(self, element_id):
         return self.driver.find_element(By.ID, element_id)
 
+    def page_state(self):
+        """What the browser shows, for a failure's message: the address, title, the start of the text, the banner."""
+        return self.driver.execute_script("""
+            const banner = document.getElementById('connection');
+            return JSON.stringify({url: location.href, title: document.title, ready: document.readyState,
+                                   controlled: !!(navigator.serviceWorker && navigator.serviceWorker.controller),
+                                   banner: banner ? {hidden: banner.hidden, display: getComputedStyle(banner).display} : null,
+                                   text: (document.body ? document.body.innerText : '').slice(0, 200)})""")
+
     def row_ids(self):
         return self.driver.execute_script(
             "return Array.from(document.querySelectorAll('#rows tr'), row => row.dataset.productId)")
@@ -1036,6 +1045,8 @@ class BrowserTest:
     def offline_whole(self):
         """With the server stopped: the page reloads, a product opened before opens, a star and an add wait, shown as pending."""
         seen = self.starred
+        self.offline_adds = getattr(self, "offline_adds", 0) + 1  # one product of its own in each view
+        added = f"ZZ-PENDING-{self.offline_adds}"
         self.open_detail(seen)
         self.wait(lambda: self.driver.execute_script("return !!navigator.serviceWorker.controller"), "no service worker controls the page")
         self.element("detail").find_element(By.CSS_SELECTOR, "[data-close]").click()
@@ -1048,7 +1059,10 @@ class BrowserTest:
         self.server.stop()
         try:
             self.driver.get(url.rstrip("/") + "/?product=" + urllib.parse.quote(seen))
-            self.wait(lambda: self.element("connection").is_displayed(), "the page did not load offline, or showed no banner")
+            try:
+                self.wait(lambda: self.element("connection").is_displayed(), "the page did not load offline, or showed no banner")
+            except AssertionError as error:
+                raise AssertionError(f"{error}; the page showed: {self.page_state()}") from None
             self.wait(lambda: self.element("detail").is_displayed() and self.element("detail-title").text != "",
                       "the product opened before did not open offline")
             unstarring = self.element("detail-star").find_element(By.CSS_SELECTOR, "button.star")
@@ -1058,10 +1072,10 @@ class BrowserTest:
             self.element("detail").find_element(By.CSS_SELECTOR, "[data-close]").click()
             self.element("add-button").click()
             self.wait(lambda: self.element("editor").is_displayed(), "the add form did not open offline")
-            self.element("field-productId").send_keys("ZZ-PENDING-1")
+            self.element("field-productId").send_keys(added)
             self.element("field-title").send_keys("Waiting offline")
             self.element("editor-save").click()
-            self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, '#rows tr.pending[data-product-id="ZZ-PENDING-1"]'),
+            self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, f'#rows tr.pending[data-product-id="{added}"]'),
                       "the add made offline is not in the list, marked as pending")
             assert "waiting to be sent" in self.driver.find_element(By.CSS_SELECTOR, '#rows tr.pending').text, "the pending row does not say so"
         finally:
@@ -1074,7 +1088,7 @@ class BrowserTest:
             self.element("connection-retry").click()
         self.wait(lambda: not self.element("connection").is_displayed(), "the banner stayed after the server was back")
         self.wait(lambda: not self.element("outbox").is_displayed(), f"the waiting changes were not all sent: {self.element('outbox-text').text!r}")
-        assert self.server.get_json("/api/products/ZZ-PENDING-1")["title"] == "Waiting offline", "the offline add did not reach the server"
+        assert self.server.get_json("/api/products/" + added)["title"] == "Waiting offline", "the offline add did not reach the server"
         starred = [p["productId"] for p in self.server.get_json("/api/favorites")["products"]]
         assert seen not in starred, "the offline unstar did not reach the server"
         self.api_send("PUT", "/api/favorites/" + urllib.parse.quote(seen))  # the star later steps expect
@@ -1194,7 +1208,8 @@ class BrowserTest:
         self.check("in each view, rows selected by shift-click get a field in one request; a bulk delete is undone, then done",
                    self.in_each_view(self.bulk_actions))
         self.check("offline: banner, adds kept and sent when back, a conflict to resolve", self.offline_and_back)
-        self.check("server stopped: the page reloads, a product seen opens, a star and an add wait as pending", self.offline_whole)
+        self.check("in each view, server stopped: the page reloads, a product seen opens, a star and an add wait as pending",
+                   self.in_each_view(self.offline_whole))
         self.check("screenshots in light and dark mode, and a phone layout that holds", self.take_screenshots)
         self.check("input borders have 3:1 contrast", self.contrast)
         self.check("after a delete, focus goes to the next product", self.delete_product)
