@@ -90,7 +90,6 @@ let package = Package(
             name: "CatalogServer",
             dependencies: [
                 "ProductCatalog",
-                "ProductCatalogPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -109,6 +109,25 @@ extension APIError {
         }
     }
 
+    /// The answer for what only an engine reports: no catalog yet, its server away, a sort it does not offer.
+    init(_ error: EngineError) {
+        switch error {
+        case .noCatalog:
+            self.init(.notFound, Self.catalogMessage(.noCatalog(path: "")))
+        case .unreachable:
+            self = .busy("The catalog's database server cannot be reached; try again in a moment. The server's output says why.", retryAfter: 5)
+        case .serverFailed(_, let doing, let message):
+            self.init(.internalServerError, "The database server could not \(doing) (\(Self.short(message))); nothing was changed. Try again; if it keeps failing, see the server's output.")
+        case .keptChanging:
+            self = .busy("The catalog file is being replaced again and again; try again in a moment.")
+        case .unsupportedSort(let sort):
+            self.init(.badRequest, "This catalog lists matches in productId order only; sorting by \(sort.rawValue) needs a catalog file.",
+                      fields: ["sort": "Leave out sort for this catalog."])
+        case .unreadable:
+            self.init(.internalServerError, "The server's --db is not a catalog it can read; see the server's output.")
+        }
+    }
+
     /// The answer for a catalog that cannot be read or written as it is.
     static func catalogMessage(_ error: CatalogError) -> String {
         switch error {

@@ -3,12 +3,11 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import ProductCatalog
-import ProductCatalogPostgres
 
 /// Builds the `catalog serve` application: the page, the JSON API, and the actors behind them.
 ///
 /// ```swift
-/// let app = try buildApplication(ServerConfiguration(databasePath: "catalog.sqlite"))
+/// let app = try buildApplication(ServerConfiguration(catalog: SQLiteCatalog(databasePath: "catalog.sqlite")))
 /// try await app.runService()
 /// ```
 public func buildApplication(_ configuration: ServerConfiguration) throws -> some ApplicationProtocol {
@@ -16,16 +15,8 @@ public func buildApplication(_ configuration: ServerConfiguration) throws -> som
     if configuration.workDirectory == nil { TemporaryFolder.removeAbandoned(prefix: "catalog-serve") }
     let temporary = try configuration.workDirectory == nil ? TemporaryFolder(prefix: "catalog-serve") : nil
     let workDirectory = configuration.workDirectory ?? temporary?.path ?? ""
-    let store: any CatalogStoring = if PostgresLocation.isURL(configuration.databasePath) {
-        // Pictures stay on this machine, in the folder the server was started in.
-        PostgresCatalogStore(location: try PostgresLocation(url: configuration.databasePath),
-                             imagesFolder: configuration.imagesFolder ?? "catalog.images")
-    } else {
-        CatalogStore(databasePath: configuration.databasePath)
-    }
-    let imports = ImportCoordinator(
-        databasePath: configuration.databasePath, workDirectory: workDirectory, store: store,
-        progressInterval: configuration.progressInterval)
+    let store = configuration.catalog
+    let imports = ImportCoordinator(workDirectory: workDirectory, store: store, progressInterval: configuration.progressInterval)
     let router = buildRouter(
         store: store, imports: imports, maxUploadBytes: configuration.maxUploadBytes,
         allowedHosts: SameOriginGuard<BasicRequestContext>.allowedHosts(listeningOn: configuration.host),
@@ -56,7 +47,7 @@ public func buildApplication(_ configuration: ServerConfiguration) throws -> som
 ///
 /// `allowedHosts` are the host names requests may name (nil: any); see ``SameOriginGuard``.
 public func buildRouter(
-    store: any CatalogStoring, imports: ImportCoordinator, maxUploadBytes: Int,
+    store: any CatalogEngine, imports: ImportCoordinator, maxUploadBytes: Int,
     allowedHosts: Set<String>? = ["localhost", "127.0.0.1", "::1"], uploadStallTimeout: Duration = .seconds(30)
 ) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)

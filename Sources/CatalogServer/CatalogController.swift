@@ -3,7 +3,7 @@ import ProductCatalog
 
 /// `/api/catalog`: what the page needs to know about the catalog as a whole.
 struct CatalogController<Context: RequestContext> {
-    let store: any CatalogStoring
+    let store: any CatalogEngine
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)

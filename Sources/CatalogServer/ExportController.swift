@@ -3,7 +3,7 @@ import ProductCatalog
 
 /// `/api/export`: every product a search finds, as a CSV file or JSON, streamed.
 struct ExportController<Context: RequestContext> {
-    let store: any CatalogStoring
+    let store: any CatalogEngine
 
     /// Products read from the catalog and written at a time.
     static var batchSize: Int { 500 }
@@ -32,8 +32,8 @@ struct ExportController<Context: RequestContext> {
         }
         // The first batch is read before answering, so that a search the catalog refuses is an error status.
         let store = store
-        let first = try await store.page(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos,
-                                         sort: search.sort, after: nil, limit: Self.batchSize).page
+        let first = try await store.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos,
+                                         sort: search.sort, after: nil, limit: Self.batchSize)
         let headers: HTTPFields = [
             .contentType: format.contentType,
             .contentDisposition: "attachment; filename=\"products.\(format.rawValue)\"",
@@ -45,8 +45,8 @@ struct ExportController<Context: RequestContext> {
             while true {
                 try await writer.write(ByteBuffer(bytes: export.encode(page.products)))
                 guard let cursor = page.nextCursor else { break }
-                page = try await store.page(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos,
-                                            sort: search.sort, after: cursor, limit: Self.batchSize).page
+                page = try await store.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos,
+                                            sort: search.sort, after: cursor, limit: Self.batchSize)
             }
             try await writer.write(ByteBuffer(bytes: export.finish()))
             try await writer.finish(nil)

@@ -3,7 +3,7 @@ import ProductCatalog
 
 /// `/api/facets`: how many of a search's products have each type, color and size.
 struct FacetsController<Context: RequestContext> {
-    let store: any CatalogStoring
+    let store: any CatalogEngine
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)

@@ -3,7 +3,7 @@ import ProductCatalog
 
 /// `/api/favorites`: the starred products; star and unstar one.
 struct FavoritesController<Context: RequestContext> {
-    let store: any CatalogStoring
+    let store: any CatalogEngine
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)

@@ -9,7 +9,7 @@ import ProductCatalog
 /// `/images/<name>`, which `GET /images/{name}` serves. A picture is deleted when its product
 /// gets another one, an edit changes its address, or the product is deleted.
 struct ImagesController<Context: RequestContext> {
-    let store: any CatalogStoring
+    let store: any CatalogEngine
     /// The folder the images are kept in.
     let folder: String
 
@@ -18,7 +18,7 @@ struct ImagesController<Context: RequestContext> {
     /// Where the served images are, as `imageURL` names them.
     static var urlPrefix: String { "/images/" }
 
-    init(store: any CatalogStoring) {
+    init(store: any CatalogEngine) {
         self.store = store
         folder = store.imagesFolder
     }

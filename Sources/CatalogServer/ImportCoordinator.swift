@@ -1,6 +1,5 @@
 import Foundation
 import ProductCatalog
-import ProductCatalogPostgres
 
 /// Runs the server's imports, one at a time, and tells listeners how each one goes.
 ///
@@ -9,16 +8,14 @@ import ProductCatalogPostgres
 /// import refuses edits (``replacingImport()``, see ``EditGate``): its swap would discard them,
 /// however long its file takes to arrive. The CSV goes to a file in the work
 /// folder and ``CatalogImporter`` builds the new catalog beside the live one; searches keep
-/// reading the old file until the swap (see ``CatalogStore``). Each import's events are numbered;
+/// reading the old file until the swap (see ``SQLiteCatalog``). Each import's events are numbered;
 /// a listener that joins late gets the newest snapshot first, then everything after it.
 public actor ImportCoordinator {
-    /// The catalog imports replace.
-    public let databasePath: String
-    /// The catalog on a PostgreSQL server that `databasePath` names, if it names one.
-    private let postgresLocation: PostgresLocation?
+    /// The catalog imports replace, as messages name it.
+    public nonisolated var databasePath: String { store.name }
     /// Where uploads and rejects files are kept while the server runs.
     public let workDirectory: String
-    private let store: any CatalogStoring
+    private let store: any CatalogEngine
     private let progressInterval: Duration
     private var nextId = 1
     private var records: [Int: ImportRecord] = [:]
@@ -30,10 +27,8 @@ public actor ImportCoordinator {
     /// How many finished imports are remembered.
     private static let keptImports = 50
 
-    /// Imports into `databasePath`, keeping uploads in `workDirectory`, and tells `store` when the catalog was replaced.
-    public init(databasePath: String, workDirectory: String, store: any CatalogStoring, progressInterval: Duration = .milliseconds(100)) {
-        self.databasePath = databasePath
-        postgresLocation = PostgresLocation.isURL(databasePath) ? try? PostgresLocation(url: databasePath) : nil
+    /// Imports into `store`, keeping uploads in `workDirectory`, and tells `store` when the catalog was replaced.
+    public init(workDirectory: String, store: any CatalogEngine, progressInterval: Duration = .milliseconds(100)) {
         self.workDirectory = workDirectory
         self.store = store
         self.progressInterval = progressInterval
@@ -86,11 +81,7 @@ public actor ImportCoordinator {
         options.progressInterval = progressInterval
         let importer = CatalogImporter(options: options)
         let input = InputSource.file(path: uploadPath(for: id))
-        let job = if let location = postgresLocation {
-            importer.start(input: input, into: { PostgresCatalogSink(location: location) })
-        } else {
-            importer.start(input: input)
-        }
+        let job = importer.start(input: input, into: { [store, options] in store.makeSink(for: options) })
         records[id]?.status = .running
         Task { await self.follow(job, id: id) }
         return records[id]

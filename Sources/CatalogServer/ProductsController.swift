@@ -3,7 +3,7 @@ import ProductCatalog
 
 /// `/api/products`: search a page at a time, read one product, add, edit and delete.
 struct ProductsController<Context: RequestContext> {
-    let store: any CatalogStoring
+    let store: any CatalogEngine
     /// Shared by every add and edit: the JSON bodies in hand at once.
     let bodies: BodyBudget
 

@@ -1,10 +1,9 @@
+import ProductCatalog
+
 /// How `catalog serve` runs: which catalog, where it listens, what it accepts.
 public struct ServerConfiguration: Sendable {
-    /// The catalog to serve, a file or a postgres:// URL; it may not exist yet.
-    public var databasePath: String
-    /// Where uploaded pictures are kept for a catalog on PostgreSQL (nil: `catalog.images`); a
-    /// catalog file keeps them beside itself.
-    public var imagesFolder: String?
+    /// The catalog to serve, whatever its engine; it may not exist yet.
+    public var catalog: any CatalogEngine
     /// The address to listen on; the default keeps the server to this machine.
     public var host: String
     /// The port to listen on; 0 picks a free one (see ``onListening``).
@@ -31,7 +30,7 @@ public struct ServerConfiguration: Sendable {
 
     /// The configuration `catalog serve` starts with, unless its options say otherwise.
     public init(
-        databasePath: String = "catalog.sqlite",
+        catalog: any CatalogEngine = SQLiteCatalog(databasePath: "catalog.sqlite"),
         host: String = "127.0.0.1",
         port: Int = 8080,
         maxUploadBytes: Int = 1 << 30,
@@ -39,7 +38,7 @@ public struct ServerConfiguration: Sendable {
         progressInterval: Duration = .milliseconds(100),
         onListening: (@Sendable (_ url: String) -> Void)? = nil
     ) {
-        self.databasePath = databasePath
+        self.catalog = catalog
         self.host = host
         self.port = port
         self.maxUploadBytes = maxUploadBytes

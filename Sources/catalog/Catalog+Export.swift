@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import ProductCatalog
-import ProductCatalogPostgres
 import SystemPackage
 
 extension ExportFormat: ExpressibleByArgument {}
@@ -59,32 +58,11 @@ extension Catalog {
             let destination = try openOutput()
             defer { if output != nil { try? destination.close() } }
             var export = ProductExport(format: format)
-            if let location = try database.postgresLocation() {
-                guard sort == .relevance else {
-                    throw ValidationError("--sort needs a catalog file: a catalog on PostgreSQL lists matches in productId order.")
-                }
-                let search = try await PostgresProductSearch.open(location)
-                do {
-                    var cursor: KeysetCursor?
-                    repeat {
-                        let page = prefix != nil
-                            ? try await search.page(prefix: text, filters: filter.filters, after: cursor, limit: Self.batchSize)
-                            : try await search.page(query: text, filters: filter.filters, after: cursor, limit: Self.batchSize)
-                        try write(export.encode(page.products), to: destination)
-                        cursor = page.nextCursor
-                    } while cursor != nil
-                    await search.close()
-                } catch {
-                    await search.close()
-                    throw error
-                }
-            } else {
-                let search = try ProductSearch(databasePath: database.db)
+            try await database.withCatalog { catalog in
                 var cursor: KeysetCursor?
                 repeat {
-                    let page = prefix != nil
-                        ? try search.page(prefix: text, filters: filter.filters, after: cursor, limit: Self.batchSize)
-                        : try search.page(query: text, filters: filter.filters, typos: !exact, sort: sort, after: cursor, limit: Self.batchSize)
+                    let page = try await catalog.products(text, byPrefix: prefix != nil, filters: filter.filters, typos: !exact, sort: sort,
+                                                      after: cursor, limit: Self.batchSize)
                     try write(export.encode(page.products), to: destination)
                     cursor = page.nextCursor
                 } while cursor != nil

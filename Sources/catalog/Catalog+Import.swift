@@ -1,7 +1,6 @@
 import ArgumentParser
 import ProductCatalog
 import ProductCatalogHTTP
-import ProductCatalogPostgres
 
 extension Catalog {
     struct Import: AsyncParsableCommand {
@@ -70,12 +69,9 @@ extension Catalog {
 
             FIFONotice.announce(file)
             let input = InputSource(argument: file, httpOptions: HTTPByteSource.Options(timeout: .milliseconds(Int64((timeout * 1000).rounded()))))
+            let catalog = try database.catalog()
             let importer = CatalogImporter(options: options)
-            let job = if let location = try database.postgresLocation() {
-                importer.start(input: input, into: { PostgresCatalogSink(location: location) })
-            } else {
-                importer.start(input: input)
-            }
+            let job = importer.start(input: input, into: { [options] in catalog.makeSink(for: options) })
             var display = ProgressDisplay(json: json)
             for await snapshot in job.progress where snapshot.phase != .finished && !quiet {
                 display.show(snapshot)

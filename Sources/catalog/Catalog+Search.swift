@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import ProductCatalog
-import ProductCatalogPostgres
 
 extension Catalog {
     struct Search: AsyncParsableCommand {
@@ -80,10 +79,14 @@ extension Catalog {
             let text = ProductRules.trimmed(prefix ?? query)
             let cursor = after.flatMap(KeysetCursor.init)
             let filters = filter.filters
-            let (page, counts) = if let location = try database.postgresLocation() {
-                try await postgresResults(location, text: text, filters: filters, cursor: cursor)
-            } else {
-                try fileResults(text: text, filters: filters, cursor: cursor)
+            let (page, counts) = try await database.withCatalog { catalog in
+                let page = try await catalog.products(text, byPrefix: prefix != nil, filters: filters, typos: !exact, sort: sort,
+                                                  after: cursor, limit: limit)
+                let counts = facets ? try await catalog.facets(text, byPrefix: prefix != nil, filters: filters, typos: !exact) : nil
+                if prefix == nil, !text.isEmpty, try await !catalog.indexesWords() {
+                    Terminal.standardError.write("Note: this catalog was made by an earlier version, so only productIds starting with \(ShellQuoting.quote(text)) were searched. Import the file again, or add or edit a product, to index its words.\n")
+                }
+                return (page, counts)
             }
             let truncated = prefix == nil && WordQuery(text).isTruncated
             if json {
@@ -119,47 +122,6 @@ extension Catalog {
                 }
                 if let counts { Terminal.standardOutput.write("\n" + FacetSummary(counts: counts).render()) }
             }
-        }
-    }
-}
-
-extension Catalog.Search {
-    /// The page, and the facets when asked, from the catalog file.
-    private func fileResults(text: String, filters: SearchFilters, cursor: KeysetCursor?) throws -> (SearchPage, FacetCounts?) {
-        let search = try ProductSearch(databasePath: database.db)
-        if prefix != nil {
-            let page = try search.page(prefix: text, filters: filters, after: cursor, limit: limit)
-            return (page, facets ? try search.facets(prefix: text, filters: filters) : nil)
-        }
-        let page = try search.page(query: text, filters: filters, typos: !exact, sort: sort, after: cursor, limit: limit)
-        if !text.isEmpty, try !search.hasWordIndex {
-            Terminal.standardError.write("Note: this catalog was made by an earlier version, so only productIds starting with \(ShellQuoting.quote(text)) were searched. Import the file again, or add or edit a product, to index its words.\n")
-        }
-        return (page, facets ? try search.facets(query: text, filters: filters, typos: !exact) : nil)
-    }
-
-    /// The page, and the facets when asked, from the catalog on a PostgreSQL server.
-    private func postgresResults(_ location: PostgresLocation, text: String, filters: SearchFilters,
-                                 cursor: KeysetCursor?) async throws -> (SearchPage, FacetCounts?) {
-        let search = try await PostgresProductSearch.open(location)
-        do {
-            let page: SearchPage
-            var counts: FacetCounts?
-            guard sort == .relevance else {
-                throw ValidationError("--sort needs a catalog file: a catalog on PostgreSQL lists matches in productId order.")
-            }
-            if prefix != nil {
-                page = try await search.page(prefix: text, filters: filters, after: cursor, limit: limit)
-                if facets { counts = try await search.facets(prefix: text, filters: filters) }
-            } else {
-                page = try await search.page(query: text, filters: filters, after: cursor, limit: limit)
-                if facets { counts = try await search.facets(query: text, filters: filters) }
-            }
-            await search.close()
-            return (page, counts)
-        } catch {
-            await search.close()
-            throw error
         }
     }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import CatalogServer
 import Hummingbird
 import ProductCatalog
-import ProductCatalogPostgres
 
 extension Catalog {
     struct Serve: AsyncParsableCommand {
@@ -39,31 +38,24 @@ extension Catalog {
 
         func run() async throws {
             // A catalog that cannot be reached, or is not a catalog, is refused now rather than on the first request.
-            var name = database.db
-            if let location = try database.postgresLocation() {
-                name = location.description
-                do {
-                    try await PostgresProductSearch.open(location).close()
-                } catch CatalogError.noCatalog {
-                    // Made by the first import or the first product added.
-                }
-            } else {
-                switch try CatalogSchema.kind(ofFileAt: database.db) {
-                case .catalog, .missing, .empty: break
-                case .otherDatabase, .notADatabase: throw CatalogError.notACatalog(path: database.db)
-                }
-            }
-            let db = database.db
-            let shown = name
+            let catalog = try database.catalog()
+            try await catalog.checkOpenable()
+            let shown = catalog.name
             var configuration = ServerConfiguration(
-                databasePath: db, host: host, port: port, maxUploadBytes: maxUploadBytes,
+                catalog: catalog, host: host, port: port, maxUploadBytes: maxUploadBytes,
                 onListening: { url in
                     Terminal.standardOutput.write("Serving \(shown) at \(url) (press Ctrl-C to stop)\n")
                 })
             // Each connection is a file descriptor; keep room for the catalog, uploads and pictures.
             configuration.maxConnections = max(16, min(configuration.maxConnections, OpenFileLimit.raise() - 128))
             let app = try buildApplication(configuration)
-            try await app.runService()
+            do {
+                try await app.runService()
+            } catch {
+                await catalog.close()
+                throw error
+            }
+            await catalog.close()
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ProductCatalog
 import ProductCatalogPostgres
 
 @main
@@ -23,6 +24,9 @@ struct Catalog: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as EngineError {
+            Terminal.standardError.write("Error: " + error.commandMessage + "\n")
+            exit(withError: ExitCode(error.isCommandLineMistake ? 2 : 1))
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
@@ -46,13 +50,33 @@ struct DatabaseOptions: ParsableArguments {
         discussion: "What a postgres:// URL leaves out comes from PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE, as for psql; ?schema=NAME keeps the catalog in a schema of its own."))
     var db = "catalog.sqlite"
 
-    /// The PostgreSQL catalog `--db` names, nil for a file.
-    func postgresLocation() throws -> PostgresLocation? {
-        guard PostgresLocation.isURL(db) else { return nil }
+    /// The catalog `--db` names, on its engine: the one place the command line chooses one.
+    func catalog() throws -> any CatalogEngine {
+        switch CatalogLocation(db) {
+        case .file(let path):
+            return SQLiteCatalog(databasePath: path)
+        case .postgres(let url):
+            do {
+                // Pictures uploaded to `catalog serve` stay on this machine, in the folder it was started in.
+                return PostgresCatalog(location: try PostgresLocation(url: url), imagesFolder: "catalog.images")
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+    }
+
+    /// Runs `body` with the catalog `--db` names, which must exist, and closes its connections
+    /// after, however `body` ends.
+    func withCatalog<T>(_ body: (any CatalogEngine) async throws -> T) async throws -> T {
+        let catalog = try catalog()
         do {
-            return try PostgresLocation(url: db)
+            try await catalog.checkOpenable(requiringCatalog: true)
+            let result = try await body(catalog)
+            await catalog.close()
+            return result
         } catch {
-            throw ValidationError(error.description)
+            await catalog.close()
+            throw error
         }
     }
 }

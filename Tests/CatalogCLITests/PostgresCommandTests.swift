@@ -60,6 +60,10 @@ struct PostgresCommandTests {
         #expect(missing.standardError.contains("cannot connect"))
         let wrong = try catalog.run(["search", "x", "--db", "postgres://h/db?colour=blue"])
         #expect(wrong.status == 2)
+        let sorted = try catalog.run(["search", "a", "--db", db, "--sort", "price"])
+        #expect(sorted.status == 2 && sorted.standardError.contains("--sort needs a catalog file"), "\(sorted.standardError)")
+        let exported = try catalog.run(["export", "a", "--db", db, "--sort", "title"])
+        #expect(exported.status == 2 && exported.standardOutput.isEmpty, "\(exported.standardError)")
         try await Self.drop(db)
     }
 

@@ -86,7 +86,7 @@ import Testing
     @Test func aQuerysCountStopsAtTenThousandAndSaysSoWhileAPrefixCountsAll() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        let cap = ReadingSide.queryCountCap
+        let cap = ProductSearch.queryCountCap
         try fixture.importCSV(productsCSV(prefix: "P", count: cap + 5))
         try await fixture.application().test(.router) { client in
             let query = try await client.execute(uri: "/api/products?q=p&limit=1", method: .get).json()

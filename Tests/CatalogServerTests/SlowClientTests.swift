@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ProductCatalog
 import Testing
 @testable import CatalogServer
 
@@ -10,7 +11,7 @@ import Testing
     /// A server with room for 40 connections (closing the longest-waiting past 30) and a long
     /// idle limit, so that only the connection guard can free a place.
     func configuration(folder: String, headTimeout: Duration = .seconds(600)) -> ServerConfiguration {
-        var configuration = ServerConfiguration(databasePath: folder + "/catalog.sqlite", port: 0, workDirectory: folder)
+        var configuration = ServerConfiguration(catalog: SQLiteCatalog(databasePath: folder + "/catalog.sqlite"), port: 0, workDirectory: folder)
         configuration.maxConnections = 40
         configuration.headTimeout = headTimeout
         configuration.idleTimeout = .seconds(600)

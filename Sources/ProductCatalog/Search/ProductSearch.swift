@@ -12,6 +12,9 @@
 public final class ProductSearch {
     /// The default page size.
     public static let defaultPageSize = 20
+    /// The most matches an engine counts for a query with words; one that matches more says "at
+    /// least": counting every match of a common word on ten million products takes seconds.
+    public static let queryCountCap = 10_000
 
     let connection: Connection
     private var statements: [String: Statement] = [:]

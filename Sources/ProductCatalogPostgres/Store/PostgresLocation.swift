@@ -1,4 +1,5 @@
 import Foundation
+import ProductCatalog
 
 /// Where a catalog lives on a PostgreSQL server: `--db postgres://user:password@host:port/database`.
 ///
@@ -22,7 +23,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
 
     /// True when `text` names a PostgreSQL catalog rather than a file.
     public static func isURL(_ text: String) -> Bool {
-        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+        CatalogLocation.isPostgresURL(text)
     }
 
     /// Reads a `postgres://` or `postgresql://` URL, filling what it leaves out from `environment`.

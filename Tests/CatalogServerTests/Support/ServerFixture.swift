@@ -9,7 +9,7 @@ import Testing
 struct ServerFixture {
     let folder: String
     let databasePath: String
-    let store: CatalogStore
+    let store: SQLiteCatalog
     let imports: ImportCoordinator
     let maxUploadBytes: Int
 
@@ -19,8 +19,8 @@ struct ServerFixture {
         databasePath = folder + "/catalog.sqlite"
         let work = folder + "/work"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false)
-        store = CatalogStore(databasePath: databasePath)
-        imports = ImportCoordinator(databasePath: databasePath, workDirectory: work, store: store, progressInterval: progressInterval)
+        store = SQLiteCatalog(databasePath: databasePath)
+        imports = ImportCoordinator(workDirectory: work, store: store, progressInterval: progressInterval)
         self.maxUploadBytes = maxUploadBytes
     }
 

@@ -3,7 +3,7 @@ import ProductCatalog
 import Testing
 @testable import CatalogServer
 
-@Suite struct CatalogStoreTests {
+@Suite struct SQLiteCatalogServerTests {
     @Test func aSearchSeesACatalogSwappedInByAnotherProcessWithoutBeingTold() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }

@@ -1,21 +1,22 @@
 import Foundation
 import ProductCatalog
-import ProductCatalogPostgres
 
-/// The catalog on a PostgreSQL server as the routes see it: one connection for searches, one for edits.
+/// A catalog on a PostgreSQL server as an engine: one connection for searches, one for edits.
 ///
-/// Every statement reads the table as it is, so an import's swap (by this server or any other
-/// process) shows at the next request, and several `catalog serve` processes can serve one
-/// catalog. A connection that fails is dropped and opened again at the next request. Counts stop
-/// at ``ReadingSide/queryCountCap`` for every search, prefixes included: an exact count of ten
+/// Every statement reads the table as it is, so an import's swap (by this process or any other)
+/// shows at the next request, and several `catalog serve` processes can serve one catalog. A
+/// connection that fails is dropped and opened again at the next request. Counts stop at
+/// ``ProductSearch/queryCountCap`` for every search, prefixes included: an exact count of ten
 /// million rows takes the server a second.
-public actor PostgresCatalogStore: CatalogStoring {
+public actor PostgresCatalog: CatalogEngine {
     public let location: PostgresLocation
     public nonisolated let imagesFolder: String
+    /// The URL without its password.
+    public nonisolated var name: String { location.description }
     private var search: PostgresProductSearch?
     private var editor: PostgresCatalogEditor?
 
-    /// A store for the catalog at `location`, which need not exist yet; pictures go to `imagesFolder`.
+    /// The catalog at `location`, which need not exist yet; pictures go to `imagesFolder`.
     public init(location: PostgresLocation, imagesFolder: String) {
         self.location = location
         self.imagesFolder = imagesFolder
@@ -25,11 +26,8 @@ public actor PostgresCatalogStore: CatalogStoring {
     /// matches as typed, and a sort is refused with a message.
     public func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
                      limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
-        guard sort == .relevance else {
-            throw APIError(.badRequest, "A catalog on PostgreSQL lists matches in productId order only; sorting by \(sort.rawValue) needs a catalog file.",
-                           fields: ["sort": "Leave out sort on a PostgreSQL catalog."])
-        }
-        let cap = ReadingSide.queryCountCap
+        guard sort == .relevance else { throw EngineError.unsupportedSort(sort) }
+        let cap = ProductSearch.queryCountCap
         return try await reading((SearchPage(products: [], nextCursor: nil), 0, true)) { search in
             if byPrefix {
                 let page = try await search.page(prefix: text, filters: filters, after: cursor, limit: limit)
@@ -39,6 +37,16 @@ public actor PostgresCatalogStore: CatalogStoring {
             let page = try await search.page(query: text, filters: filters, after: cursor, limit: limit)
             let count = try await search.count(query: text, filters: filters, upTo: cap + 1)
             return (page, min(count, cap), count <= cap)
+        }
+    }
+
+    public func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
+                         limit: Int) async throws -> SearchPage {
+        guard sort == .relevance else { throw EngineError.unsupportedSort(sort) }
+        return try await reading(SearchPage(products: [], nextCursor: nil)) { search in
+            byPrefix
+                ? try await search.page(prefix: text, filters: filters, after: cursor, limit: limit)
+                : try await search.page(query: text, filters: filters, after: cursor, limit: limit)
         }
     }
 
@@ -71,6 +79,9 @@ public actor PostgresCatalogStore: CatalogStoring {
     public func productCount() async throws -> Int {
         try await reading(0) { try await $0.productCount() }
     }
+
+    /// Always: the table's words are indexed as it is written.
+    public func indexesWords() async throws -> Bool { true }
 
     public func setFavorite(_ productId: String, _ starred: Bool) async throws {
         try await writing { try await $0.setFavorite(productId, starred) }
@@ -106,8 +117,6 @@ public actor PostgresCatalogStore: CatalogStoring {
                 case .invalid, .notFound, .duplicate: outcome.refused.append(.init(productId: productId, reason: error.description))
                 default: throw error
                 }
-            } catch let error as APIError where [.notFound, .conflict, .unprocessableContent].contains(error.status) {
-                outcome.refused.append(.init(productId: productId, reason: error.message))
             }
         }
         return outcome
@@ -116,9 +125,32 @@ public actor PostgresCatalogStore: CatalogStoring {
     public func handEditsSinceImport() async throws -> Int {
         do {
             return try await writing { try await $0.handEditsSinceImport() }
-        } catch let error as APIError where error.status == .notFound {
+        } catch EngineError.noCatalog {
             return 0
         }
+    }
+
+    /// A table on the server, built beside the live one and renamed over it, or an upsert.
+    public nonisolated func makeSink(for options: ImportOptions) -> any CatalogSink {
+        PostgresCatalogSink(location: location)
+    }
+
+    /// Opens the search connection once, throwing ``PostgresCatalogError`` as it comes; a server
+    /// without the catalog yet is fine unless `requiringCatalog`.
+    public func checkOpenable(requiringCatalog: Bool) async throws {
+        do {
+            try await PostgresProductSearch.open(location).close()
+        } catch CatalogError.noCatalog where !requiringCatalog {
+            // Made by the first import or the first product added.
+        }
+    }
+
+    /// Closes both connections.
+    public func close() async {
+        await search?.close()
+        await editor?.close()
+        search = nil
+        editor = nil
     }
 
     /// Nothing to drop: the connections read whichever table has the name now.
@@ -139,7 +171,7 @@ public actor PostgresCatalogStore: CatalogStoring {
                 } catch CatalogError.noCatalog {
                     return empty
                 } catch let error as PostgresCatalogError {
-                    throw Self.answer(error)
+                    throw answer(error)
                 }
                 if let raced = self.search {
                     await search.close()
@@ -154,7 +186,7 @@ public actor PostgresCatalogStore: CatalogStoring {
                 self.search = nil
                 await search.close()
                 if case .server(_, _, _, let state) = error, state == "42P01" { return empty }
-                if attempt == 1 { throw Self.answer(error) }
+                if attempt == 1 { throw answer(error) }
             }
         }
         return empty
@@ -170,9 +202,9 @@ public actor PostgresCatalogStore: CatalogStoring {
                 do {
                     editor = try await PostgresCatalogEditor.open(location, creatingCatalog: creatingCatalog)
                 } catch EditError.catalog(.noCatalog) {
-                    throw APIError(.notFound, "There is no catalog yet: import a CSV file or add a product first.")
+                    throw EngineError.noCatalog(catalog: name)
                 } catch let error as PostgresCatalogError {
-                    throw Self.answer(error)
+                    throw answer(error)
                 }
                 if let raced = self.editor {
                     await editor.close()
@@ -185,21 +217,21 @@ public actor PostgresCatalogStore: CatalogStoring {
             } catch let error as PostgresCatalogError {
                 self.editor = nil
                 await editor.close()
-                if attempt == 1 { throw Self.answer(error) }
+                if attempt == 1 { throw answer(error) }
             }
         }
-        throw APIError.busy("The catalog's PostgreSQL server did not answer; try again.")
+        throw EngineError.unreachable(catalog: name, reason: "the connection failed twice")
     }
 
-    /// The answer for a failure of the server: 503 when it cannot be reached, else 500 with what it said.
-    private static func answer(_ error: PostgresCatalogError) -> APIError {
+    /// The engine's word for a failure of the server: unreachable, or what it refused.
+    private nonisolated func answer(_ error: PostgresCatalogError) -> any Error {
         switch error {
-        case .cannotConnect:
-            return .busy("The catalog's PostgreSQL server cannot be reached; try again in a moment. The server's output says why.", retryAfter: 5)
+        case .cannotConnect(_, let reason):
+            return EngineError.unreachable(catalog: name, reason: reason)
         case .server(_, let doing, let message, _):
-            return APIError(.internalServerError, "PostgreSQL could not \(doing) (\(message)); nothing was changed. Try again; if it keeps failing, see the server's output.")
+            return EngineError.serverFailed(catalog: name, doing: doing, message: message)
         case .invalidURL, .notACatalog, .earlierLayout:
-            return APIError(.internalServerError, error.description)
+            return EngineError.unreadable(catalog: name, reason: error.description)
         }
     }
 }

@@ -1,47 +1,44 @@
 import Foundation
-import ProductCatalog
-import Synchronization
 
-/// The catalog as the server sees it: reading sides and a writing side, each on a queue of its own.
+/// A catalog file as an engine: reading connections and an editor, each on a queue of its own.
 ///
-/// Searches run on serial queues (one per core) with read-only connections, edits on another with the
-/// editor, so a search never waits behind an edit that waits for a lock (imports never lock the
-/// live file for long: they build beside it). An import renames a new file over the catalog, and
-/// a connection keeps reading the file it opened. So before each request each side compares the
-/// identity (device and inode) of the file at the path with the one its connection opened, and
-/// reopens when they differ: requests see the old catalog until the swap and the new one right
-/// after, whoever imported it. ``catalogReplaced()`` drops the connections at once when this
-/// server's own import finishes. Counts of matches are kept per prefix until the file's
+/// Searches run on serial queues (one per core, at most four) with read-only connections, edits on
+/// another with the editor, so a search never waits behind an edit that waits for a lock (imports
+/// never lock the live file for long: they build beside it). An import renames a new file over the
+/// catalog, and a connection keeps reading the file it opened. So before each request each reader
+/// compares the identity (device and inode) of the file at the path with the one its connection
+/// opened, and reopens when they differ: requests see the old catalog until the swap and the new
+/// one right after, whoever imported it. ``catalogReplaced()`` drops the connections at once when
+/// this process's own import finishes. Counts of matches are kept per prefix until the file's
 /// `PRAGMA data_version` says someone committed a change.
-public final class CatalogStore: CatalogStoring {
+public final class SQLiteCatalog: CatalogEngine {
     /// The catalog's path.
     public let databasePath: String
-    /// One reading side per core, each with its own connection and caches: searches of several
-    /// people run side by side. A request goes to the side with the fewest requests in hand.
-    private let readers: [DatabaseQueue<ReadingSide>]
-    private let readersBusy: Mutex<[Int]>
+    /// One reader per core, each with its own connection and caches: searches of several
+    /// people run side by side. A request goes to the reader with the fewest requests in hand.
+    private let readers: [DatabaseQueue<SQLiteReader>]
+    private let readersBusy: RequestsInHand
     private let writing: DatabaseQueue<CatalogEditor?>
+
+    /// The catalog's path.
+    public var name: String { databasePath }
 
     /// Beside the catalog file: `<db>.images`.
     public var imagesFolder: String { databasePath + ".images" }
 
-    /// A store for the catalog at `databasePath`, which need not exist yet.
+    /// The catalog at `databasePath`, which need not exist yet.
     public init(databasePath: String) {
         self.databasePath = databasePath
         let count = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
-        readers = (0..<count).map { DatabaseQueue(label: "catalog-store.read.\($0)", state: ReadingSide(databasePath: databasePath)) }
-        readersBusy = Mutex(Array(repeating: 0, count: count))
-        writing = DatabaseQueue(label: "catalog-store.write", state: nil)
+        readersBusy = RequestsInHand(readers: count)
+        readers = (0..<count).map { DatabaseQueue(label: "sqlite-catalog.read.\($0)", state: SQLiteReader(databasePath: databasePath)) }
+        writing = DatabaseQueue(label: "sqlite-catalog.write", state: nil)
     }
 
-    /// Runs `body` on the reading side with the fewest requests in hand.
-    private func read<T: Sendable>(_ body: @escaping @Sendable (inout ReadingSide) throws -> T) async throws -> T {
-        let index = readersBusy.withLock { busy in
-            let index = busy.indices.min { busy[$0] < busy[$1] } ?? 0
-            busy[index] += 1
-            return index
-        }
-        defer { readersBusy.withLock { $0[index] -= 1 } }
+    /// Runs `body` on the reader with the fewest requests in hand.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (inout SQLiteReader) throws -> T) async throws -> T {
+        let index = readersBusy.take()
+        defer { readersBusy.give(back: index) }
         return try await readers[index].run(body)
     }
 
@@ -52,6 +49,14 @@ public final class CatalogStore: CatalogStoring {
                      limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
         try await read { side in
             try side.recovering { try $0.page(text, byPrefix: byPrefix, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit) }
+        }
+    }
+
+    /// The same page without counting the matches.
+    public func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
+                         limit: Int) async throws -> SearchPage {
+        try await read { side in
+            try side.recovering { try $0.products(text, byPrefix: byPrefix, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit) }
         }
     }
 
@@ -144,14 +149,39 @@ public final class CatalogStore: CatalogStoring {
         }
     }
 
+    /// False for a catalog made before the word index, until its next write indexes its words.
+    public func indexesWords() async throws -> Bool {
+        try await read { side in try side.recovering { try $0.currentSearch()?.hasWordIndex ?? true } }
+    }
+
+    /// The catalog file's own sink: a new file built beside it and swapped in, or an upsert.
+    public func makeSink(for options: ImportOptions) -> any CatalogSink {
+        SQLiteCatalogSink(databasePath: databasePath, maxPages: options.maxDatabasePages)
+    }
+
+    /// Throws ``CatalogError/notACatalog(path:)`` for a file this tool did not make; a missing or
+    /// empty file is fine unless `requiringCatalog`.
+    public func checkOpenable(requiringCatalog: Bool) async throws {
+        switch try CatalogSchema.kind(ofFileAt: databasePath) {
+        case .catalog: break
+        case .missing, .empty: if requiringCatalog { throw CatalogError.noCatalog(path: databasePath) }
+        case .otherDatabase, .notADatabase: throw CatalogError.notACatalog(path: databasePath)
+        }
+    }
+
+    /// Forgets the open connections so the next request opens the file now at the path.
+    public func close() async {
+        await catalogReplaced()
+    }
+
     /// Forgets the open connections so the next request opens the file now at the path.
     public func catalogReplaced() async {
         for reader in readers { _ = try? await reader.run { $0.close() } }
         _ = try? await writing.run { $0 = nil }
     }
 
-    /// Opens each reading side's connection and reads its term list, so that the first searches
-    /// with typos do not wait for it; a side that cannot read the catalog now reports it at its next request.
+    /// Opens each reader's connection and reads its term list, so that the first searches
+    /// with typos do not wait for it; a reader that cannot read the catalog now reports it at its next request.
     public func warmUp() async {
         for reader in readers { _ = try? await reader.run { try $0.recovering { try $0.currentSearch()?.loadTermList() } } }
     }
@@ -169,7 +199,7 @@ public final class CatalogStore: CatalogStoring {
                 } catch EditError.catalogReplaced {
                     continue
                 } catch EditError.catalog(.noCatalog) {
-                    throw APIError(.notFound, "There is no catalog yet: import a CSV file or add a product first.")
+                    throw EngineError.noCatalog(catalog: path)
                 } catch let error as CatalogError {
                     throw EditError.catalog(error)
                 }
@@ -182,5 +212,33 @@ public final class CatalogStore: CatalogStoring {
             }
         }
         throw EditError.catalogReplaced(path: path)
+    }
+}
+
+/// How many requests each reader has in hand, so that a new one goes where the fewest wait.
+/// (A lock rather than `Mutex`, which needs iOS 18.)
+private final class RequestsInHand: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Touched only under `lock`.
+    private var counts: [Int]
+
+    init(readers: Int) {
+        counts = Array(repeating: 0, count: readers)
+    }
+
+    /// The index of the reader with the fewest requests, counting one more for it.
+    func take() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let index = counts.indices.min { counts[$0] < counts[$1] } ?? 0
+        counts[index] += 1
+        return index
+    }
+
+    /// One request fewer for reader `index`.
+    func give(back index: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        counts[index] -= 1
     }
 }

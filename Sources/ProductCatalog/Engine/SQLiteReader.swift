@@ -1,10 +1,7 @@
 import ProductCatalog
 
-/// The search connection of ``CatalogStore`` and what it caches; lives on the store's reading queue.
-struct ReadingSide {
-    /// The most matches a query with words counts; one that matches more says "at least".
-    static let queryCountCap = 10_000
-
+/// One reading connection of ``SQLiteCatalog`` and what it caches; lives on one of its reading queues.
+struct SQLiteReader {
     let databasePath: String
     private var search: ProductSearch?
     private var searchIdentity: CatalogFileIdentity?
@@ -26,7 +23,7 @@ struct ReadingSide {
 
     /// Runs `body`; when a killed writer left a hot journal that this read-only connection
     /// cannot roll back, rolls it back and runs `body` once more on a new connection.
-    mutating func recovering<T>(_ body: (inout ReadingSide) throws -> T) throws -> T {
+    mutating func recovering<T>(_ body: (inout SQLiteReader) throws -> T) throws -> T {
         do {
             return try body(&self)
         } catch let error as SQLiteError where error.isHotJournal {
@@ -60,7 +57,7 @@ struct ReadingSide {
     /// and `filters`, and how many match in all.
     ///
     /// A prefix's count is exact, and so is a query's without words (`q=` alone counts the
-    /// catalog); a query with words stops past ``queryCountCap``, or earlier for a word whose
+    /// catalog); a query with words stops past ``ProductSearch/queryCountCap``, or earlier for a word whose
     /// matches are checked one by one (``ProductSearch/countBudget``), with `complete` false and
     /// the count a lower bound: counting every word match of a common word on ten million
     /// products takes seconds.
@@ -86,6 +83,15 @@ struct ReadingSide {
         return answer
     }
 
+    /// The page alone, neither counted nor kept.
+    mutating func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort,
+                           after cursor: KeysetCursor?, limit: Int) throws -> SearchPage {
+        guard let search = try currentSearch() else { return SearchPage(products: [], nextCursor: nil) }
+        return byPrefix
+            ? try search.page(prefix: text, filters: filters, after: cursor, limit: limit)
+            : try search.page(query: text, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit)
+    }
+
     /// `page` with the count of all matches of `key`.
     private mutating func counted(_ page: SearchPage, _ key: CountKey, _ search: ProductSearch) throws -> (page: SearchPage, count: Int, complete: Bool) {
         let (text, byPrefix, filters) = (key.text, key.byPrefix, key.filters)
@@ -96,12 +102,12 @@ struct ReadingSide {
         } else {
             count = byPrefix
                 ? MatchCount(count: try search.count(prefix: text, filters: filters), isComplete: true)
-                : try search.countMatches(query: text, filters: filters, typos: key.typos, upTo: capped ? Self.queryCountCap + 1 : nil)
+                : try search.countMatches(query: text, filters: filters, typos: key.typos, upTo: capped ? ProductSearch.queryCountCap + 1 : nil)
             if counts.count >= 256 { counts.removeAll() }
             counts[key] = count
         }
         if !capped { return (page, count.count, true) }
-        return (page, min(count.count, Self.queryCountCap), count.isComplete && count.count <= Self.queryCountCap)
+        return (page, min(count.count, ProductSearch.queryCountCap), count.isComplete && count.count <= ProductSearch.queryCountCap)
     }
 
     /// The catalog's product types, the most used first (read once per change of the catalog).
@@ -153,7 +159,7 @@ struct ReadingSide {
             } catch let error as CatalogError {
                 // An empty file is a catalog about to be created; anything else is not ours to read.
                 if (try? CatalogSchema.kind(ofFileAt: databasePath)) == .empty { return nil }
-                throw APIError(.internalServerError, error.description)
+                throw error
             }
             // The file may have been swapped between the stat and the open: keep the search only
             // when the path names the same file before and after.
@@ -166,6 +172,6 @@ struct ReadingSide {
                 return opened
             }
         }
-        throw APIError(.serviceUnavailable, "The catalog file is being replaced again and again; try again in a moment.")
+        throw EngineError.keptChanging(catalog: databasePath)
     }
 }

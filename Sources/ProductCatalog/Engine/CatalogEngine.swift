@@ -1,0 +1,81 @@
+/// A catalog, whatever holds it: search, edits and imports, the same for every engine.
+///
+/// ``SQLiteCatalog`` is a catalog file; ProductCatalogPostgres's `PostgresCatalog` is a table on a
+/// PostgreSQL server. A program opens one from a ``CatalogLocation`` in one place and hands
+/// the value to whatever searches, edits or imports:
+///
+/// ```swift
+/// let catalog: any CatalogEngine = SQLiteCatalog(databasePath: "catalog.sqlite")
+/// let (page, count, _) = try await catalog.page("linen shirt", byPrefix: false, after: nil, limit: 20)
+/// ```
+///
+/// Failures are typed: ``EngineError`` for what only an engine can say (unreachable, busy, a
+/// sort it does not offer), ``CatalogError``, ``EditError`` and ``ImportError`` for the rest.
+public protocol CatalogEngine: Sendable {
+    /// The catalog as messages name it: a path, or a URL without its password.
+    var name: String { get }
+    /// Where pictures uploaded for products are kept.
+    var imagesFolder: String { get }
+
+    /// A page of products matching `text` (a query, or with `byPrefix` the start of a productId)
+    /// and `filters`, and how many match in all, `complete` false when counting stopped early
+    /// (a query with words counts up to ``ProductSearch/queryCountCap``).
+    func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
+              limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool)
+    /// The same page without counting the matches, for reading through all of them (an export).
+    func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
+                  limit: Int) async throws -> SearchPage
+    /// How many of the products ``page(_:byPrefix:filters:typos:sort:after:limit:)`` finds have each type, color and size.
+    func facets(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool) async throws -> FacetCounts?
+    /// The product with this productId (ASCII case ignored), if any.
+    func product(id: String) async throws -> Product?
+    /// The starred products, in productId order.
+    func favorites() async throws -> [Product]
+    /// The products sharing the groupId of the product `productId` (it included); nil when there is no such product.
+    func variants(of productId: String) async throws -> [Product]?
+    /// The catalog's product types, the most used first.
+    func productTypes() async throws -> [String]
+    /// How many products the catalog holds (0 without a catalog).
+    func productCount() async throws -> Int
+    /// Whether searches look up words; false only for a catalog file made before the word index,
+    /// which finds productIds by prefix until its next write indexes it.
+    func indexesWords() async throws -> Bool
+
+    /// Stars or unstars the product with `productId`.
+    func setFavorite(_ productId: String, _ starred: Bool) async throws
+    /// Adds `product`, creating an empty catalog first when there is none yet.
+    func add(_ product: Product) async throws -> Product
+    /// Replaces the product with `productId` by `product`.
+    func replace(productId: String, with product: Product) async throws -> Product
+    /// Deletes the product with `productId`.
+    func delete(productId: String) async throws
+    /// Applies `change` to each of `productIds` (at most ``CatalogEditor/maxBatchProducts``), saying which it refused and why.
+    func apply(_ change: BatchChange, to productIds: [String]) async throws -> BatchOutcome
+    /// How many products were added, edited or deleted here since the last replacing import (0 without a catalog).
+    func handEditsSinceImport() async throws -> Int
+
+    /// Where an import with `options` writes: ``CatalogImporter/start(input:into:)`` calls it on the import's thread.
+    func makeSink(for options: ImportOptions) -> any CatalogSink
+    /// Throws when the catalog cannot be reached or is not a catalog, and with `requiringCatalog`
+    /// ``CatalogError/noCatalog(path:)`` when none was made yet.
+    func checkOpenable(requiringCatalog: Bool) async throws
+    /// Called when an import replaced the catalog, so the next request reads the new one.
+    func catalogReplaced() async
+    /// Reads ahead what the first searches would otherwise wait for.
+    func warmUp() async
+    /// Closes the connections; a request after it opens them again.
+    func close() async
+}
+
+extension CatalogEngine {
+    /// Throws when the catalog cannot be reached or is not a catalog; a catalog not made yet is fine.
+    public func checkOpenable() async throws {
+        try await checkOpenable(requiringCatalog: false)
+    }
+
+    /// A page in the search's own order, typos allowed.
+    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters = SearchFilters(), after cursor: KeysetCursor?,
+                     limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
+        try await page(text, byPrefix: byPrefix, filters: filters, typos: true, sort: .relevance, after: cursor, limit: limit)
+    }
+}
