@@ -2,7 +2,7 @@
 // URL, so Back and Forward move through them and a reload or a shared link shows the same view.
 // A chosen filter, sort or product is a new history entry; the keystrokes of one query update one entry.
 
-import { $ } from "./dom.js";
+import { $ } from "./elements.js";
 import { state } from "./state.js";
 
 const SORTS = ["relevance", "price", "-price", "title", "newest"];

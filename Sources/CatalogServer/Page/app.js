@@ -10,9 +10,9 @@
 //   outbox.js      changes (and stars) kept in this browser while the server cannot be reached
 //   sw.js          the service worker: the page and the products opened, kept for offline
 //   importer.js    preview, replace or upsert, live progress
-//   dialogs.js, messages.js, dom.js, fields.js   the small shared parts
+//   dialogs.js, messages.js, elements.js, formats.js, fields.js   the small shared parts
 
-import { $ } from "./dom.js";
+import { $ } from "./elements.js";
 import { state } from "./state.js";
 import { search, loadMore } from "./list.js";
 import { watchConnection, onReconnect } from "./connection.js";

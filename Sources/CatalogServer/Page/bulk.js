@@ -2,7 +2,8 @@
 // a limit), then star, unstar, delete (with a few seconds to undo) or set a field on all of them,
 // each as one request to POST /api/products/batch, which says what changed and what it refused.
 
-import { $, counted, withDecimalPoint } from "./dom.js";
+import { $ } from "./elements.js";
+import { counted, withDecimalPoint } from "./formats.js";
 import { request } from "./api.js";
 import { state } from "./state.js";
 import { search, onNewSearch } from "./list.js";

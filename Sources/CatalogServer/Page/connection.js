@@ -1,6 +1,6 @@
 // Whether the server can be reached: a banner while it cannot, retries that back off, and what to do once it is back.
 
-import { $ } from "./dom.js";
+import { $ } from "./elements.js";
 import { state } from "./state.js";
 
 /** The first retry's wait; each next one waits twice as long, up to the last. */

@@ -1,6 +1,6 @@
 // The detail dialog: every field of one product, its variants, and the way to edit or delete it.
 
-import { $, setImage } from "./dom.js";
+import { $, setImage } from "./elements.js";
 import { request, productPath } from "./api.js";
 import { state } from "./state.js";
 import { openDialog } from "./dialogs.js";

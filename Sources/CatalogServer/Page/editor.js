@@ -1,6 +1,7 @@
 // Add and edit: the form, its field errors, unsaved changes kept from Escape, and what happens after a save.
 
-import { $, withDecimalPoint } from "./dom.js";
+import { $ } from "./elements.js";
+import { withDecimalPoint } from "./formats.js";
 import { request, productPath, ApiError, Unreachable } from "./api.js";
 import { state } from "./state.js";
 import { openDialog, closeDialog, returnFocusTo, guardClosing } from "./dialogs.js";

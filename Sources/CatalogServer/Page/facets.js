@@ -2,7 +2,8 @@
 // filters, and several chips of one field match any of them (Black or Navy). A field with chosen
 // values is counted without its own filter, so its other values stay to be added.
 
-import { $, numberFormat, withDecimalPoint } from "./dom.js";
+import { $ } from "./elements.js";
+import { numberFormat, withDecimalPoint } from "./formats.js";
 import { request } from "./api.js";
 import { state } from "./state.js";
 import { search, onNewSearch } from "./list.js";

@@ -1,6 +1,6 @@
 // A product image picked from disk: JPEG or PNG, cropped to a centred square in the browser, sent to the server.
 
-import { $ } from "./dom.js";
+import { $ } from "./elements.js";
 import { request, productPath } from "./api.js";
 
 const MAX_BYTES = 8 * 1024 * 1024;

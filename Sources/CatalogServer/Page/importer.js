@@ -1,6 +1,7 @@
 // Import on the page: choose a file, see how it will be read, choose replace or upsert, then follow it live.
 
-import { $, counted, numberFormat, formatSeconds, formatBytes } from "./dom.js";
+import { $ } from "./elements.js";
+import { counted, numberFormat, formatSeconds, formatBytes } from "./formats.js";
 import { request, upload, ApiError, Unreachable } from "./api.js";
 import { FIELDS } from "./fields.js";
 import { search } from "./list.js";

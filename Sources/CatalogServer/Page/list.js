@@ -1,6 +1,7 @@
 // The list: search as you type, 20 products a page, more as you scroll; starred products first.
 
-import { $, counted, numberFormat, thousandths, thumbnail, hiddenText } from "./dom.js";
+import { $, thumbnail, hiddenText } from "./elements.js";
+import { counted, numberFormat, thousandths } from "./formats.js";
 import { request, Unreachable } from "./api.js";
 import { state, isUnfiltered } from "./state.js";
 import { showMessage, hideMessage } from "./messages.js";

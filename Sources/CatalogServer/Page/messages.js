@@ -1,6 +1,6 @@
 // The message line under the search box: a success that fades, or an error that stays until the next.
 
-import { $ } from "./dom.js";
+import { $ } from "./elements.js";
 
 let timer = null;
 

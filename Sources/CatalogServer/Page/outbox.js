@@ -6,7 +6,8 @@
 // refuses (the productId was taken meanwhile, a field is no longer valid) stays, with its problem, until
 // the user edits and sends it again or discards it: nothing is dropped without the user saying so.
 
-import { $, counted } from "./dom.js";
+import { $ } from "./elements.js";
+import { counted } from "./formats.js";
 import { request, productPath, ApiError, Unreachable } from "./api.js";
 import { state } from "./state.js";
 import { showMessage } from "./messages.js";

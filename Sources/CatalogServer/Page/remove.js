@@ -1,6 +1,6 @@
 // Delete: asked for once, then the list closes up and focus goes to the product that followed.
 
-import { $ } from "./dom.js";
+import { $ } from "./elements.js";
 import { request, productPath, Unreachable } from "./api.js";
 import { state } from "./state.js";
 import { openDialog, closeDialog, returnFocusTo } from "./dialogs.js";

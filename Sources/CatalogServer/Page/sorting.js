@@ -1,6 +1,6 @@
 // The list's order: the sort menu and the sortable column headers, which show the same choice.
 
-import { $ } from "./dom.js";
+import { $ } from "./elements.js";
 import { state } from "./state.js";
 import { search } from "./list.js";
 

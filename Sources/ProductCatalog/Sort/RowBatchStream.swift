@@ -4,8 +4,8 @@
 /// merging the runs and copying rows into batches happens beside them, three batches
 /// taking turns.
 final class RowBatchStream {
-    private let full = Handoff<RowBatch>(capacity: 2)
-    private let empty = Handoff<RowBatch>(capacity: 3)
+    private let full = BlockingQueue<RowBatch>(capacity: 2)
+    private let empty = BlockingQueue<RowBatch>(capacity: 3)
     private let worker: Worker<Int>
 
     /// Starts merging `runs`; ``next()`` returns the batches in order.

@@ -4,8 +4,8 @@
 /// its duplicates and spills it to a ``FileRun``. The last arena is sorted by the caller and
 /// kept in memory as a ``MemoryRun``: a file that fits in one arena is never written to disk.
 final class RunSorter {
-    private let full = Handoff<RowArena>(capacity: 1)
-    private let empty = Handoff<RowArena>(capacity: 2)
+    private let full = BlockingQueue<RowArena>(capacity: 1)
+    private let empty = BlockingQueue<RowArena>(capacity: 2)
     private let worker: Worker<(runs: [any SortedRun], duplicates: Int)>
     private let policy: DuplicatePolicy
 

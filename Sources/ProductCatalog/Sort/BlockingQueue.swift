@@ -3,9 +3,9 @@ import Foundation
 /// A bounded, blocking queue between two threads, closed by either side.
 ///
 /// The importer's two stages each run on their own core and pass buffers through a pair of
-/// handoffs: full buffers one way, empty ones back. The bound keeps memory constant; closing
+/// blocking queues: full buffers one way, empty ones back. The bound keeps memory constant; closing
 /// wakes the other side, with an error when the closing side failed.
-final class Handoff<Element>: @unchecked Sendable {
+final class BlockingQueue<Element>: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [Element] = []
     private let capacity: Int
@@ -17,7 +17,7 @@ final class Handoff<Element>: @unchecked Sendable {
         self.capacity = capacity
     }
 
-    /// Waits for room, then adds `item`; returns false (dropping it) when the handoff is closed.
+    /// Waits for room, then adds `item`; returns false (dropping it) when the queue is closed.
     @discardableResult
     func put(_ item: Element) -> Bool {
         condition.lock()
@@ -29,7 +29,7 @@ final class Handoff<Element>: @unchecked Sendable {
         return true
     }
 
-    /// Waits for an item; nil once the handoff is closed and empty. Throws the closer's error.
+    /// Waits for an item; nil once the queue is closed and empty. Throws the closer's error.
     func take() throws -> Element? {
         condition.lock()
         defer { condition.unlock() }
@@ -53,7 +53,7 @@ final class Handoff<Element>: @unchecked Sendable {
 
 /// Runs `body` on a thread of its own, and waits for it.
 ///
-/// The stages hand buffers over only through ``Handoff``s, so what `body` captures is used by
+/// The stages hand buffers over only through ``BlockingQueue``s, so what `body` captures is used by
 /// one thread at a time even though the compiler cannot see it.
 final class Worker<Result>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)

@@ -6,7 +6,7 @@ import Testing
 @testable import CatalogServer
 
 /// What an import accepts the API accepts, and what one refuses the other refuses.
-@Suite struct OneRuleTests {
+@Suite struct ImportAndAPIAgreementTests {
     /// A productId or price spelling, and whether both sides should accept it.
     struct Case: Sendable, CustomStringConvertible {
         var productId: String
