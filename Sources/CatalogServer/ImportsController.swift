@@ -72,7 +72,7 @@ struct ImportsController<Context: RequestContext> {
         }
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
-            let preview = try CatalogImporter(options: ImportOptions()).preview(source: try FileByteSource(path: path))
+            let preview = try ImportPreview(source: try FileByteSource(path: path))
             return JSONResponse.response(preview.jsonValue)
         } catch let error as ImportError {
             throw APIError(.unprocessableContent, error.pageMessage ?? String(describing: error).replacingOccurrences(of: path, with: "the file"))

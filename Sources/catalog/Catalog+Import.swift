@@ -59,7 +59,7 @@ extension Catalog {
         }
 
         func run() async throws {
-            var options = try reading.options(databasePath: database.db)
+            var options = ImportOptions(databasePath: database.db, reading: try reading.feedReading())
             options.onDuplicate = onDuplicate
             options.rejectsPath = rejects
             options.maxErrors = maxErrors

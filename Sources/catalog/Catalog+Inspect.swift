@@ -29,10 +29,10 @@ extension Catalog {
         }
 
         func run() async throws {
-            let options = try reading.options(databasePath: "catalog.sqlite")
+            let options = try reading.feedReading()
             FIFONotice.announce(file)
             let source = try InputSource(argument: file).open()
-            let preview = try CatalogImporter(options: options).preview(source: source, rows: rows)
+            let preview = try ImportPreview(source: source, reading: options, rows: rows)
             if json {
                 Terminal.standardOutput.writeExactly(preview.jsonValue.serialized + "\n")
                 return

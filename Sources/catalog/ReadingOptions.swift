@@ -21,7 +21,7 @@ struct ReadingOptions: ParsableArguments {
     var delimiter: String?
 
     @Option(help: "Reject rows with a field longer than this many bytes.")
-    var maxFieldBytes = ImportOptions().maxFieldBytes
+    var maxFieldBytes = FeedReading().maxFieldBytes
 
     func validate() throws {
         _ = try parsedColumns()
@@ -29,15 +29,10 @@ struct ReadingOptions: ParsableArguments {
         guard maxFieldBytes > 0 else { throw ValidationError("--max-field-bytes must be 1 or more.") }
     }
 
-    /// Import options for the catalog at `databasePath`, read as these options say.
-    func options(databasePath: String) throws -> ImportOptions {
-        var options = ImportOptions(databasePath: databasePath)
-        options.columns = try parsedColumns()
-        options.delimiter = try parsedDelimiter()
-        options.encoding = encoding
-        options.maxFieldBytes = maxFieldBytes
-        options.format = format
-        return options
+    /// How to read the feed, as these options say.
+    func feedReading() throws -> FeedReading {
+        FeedReading(columns: try parsedColumns(), encoding: encoding, delimiter: try parsedDelimiter(),
+                    maxFieldBytes: maxFieldBytes, format: format)
     }
 
     private func parsedColumns() throws -> [ProductField: String] {

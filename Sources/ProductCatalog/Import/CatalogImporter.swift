@@ -43,7 +43,7 @@ public struct CatalogImporter: Sendable {
         // The reporter keeps both closures only while `run` runs.
         try withoutActuallyEscaping(progress) { progress in
             try withoutActuallyEscaping(isCancelled) { isCancelled in
-                let source = options.encoding == .utf8 ? source : TranscodingByteSource(source, encoding: options.encoding)
+                let source = options.reading.encoding == .utf8 ? source : TranscodingByteSource(source, encoding: options.reading.encoding)
                 var reporter = ProgressReporter(
                     source: source, interval: options.progressInterval, progress: progress, isCancelled: isCancelled)
                 do {
@@ -61,7 +61,7 @@ public struct CatalogImporter: Sendable {
     private func run(_ source: any ByteSource, into sink: any CatalogSink, reporter: inout ProgressReporter) throws -> ImportSummary {
         try sink.claim(mode: options.mode)
         defer { sink.release() }
-        let reading = try ImportReading(source: source, options: options)
+        let reading = try ImportReading(source: source, reading: options.reading)
         let rejects = RejectsFile(path: options.rejectsPath ?? sink.defaultRejectsPath, header: reading.mapping.header)
         reporter.report(.loading)
 

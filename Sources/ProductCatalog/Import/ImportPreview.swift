@@ -1,7 +1,7 @@
 /// What an import of a file would do, worked out from its first rows without writing anything.
 ///
 /// ```swift
-/// let preview = try CatalogImporter(options: options).preview(source: try FileByteSource(path: "feed.csv"))
+/// let preview = try ImportPreview(source: try FileByteSource(path: "feed.csv"))
 /// print(preview.format.displayName, preview.products.first?.title ?? "")
 /// ```
 public struct ImportPreview: Sendable {
@@ -38,13 +38,13 @@ public struct ImportPreview: Sendable {
     public var rowsRead: Int
 }
 
-extension CatalogImporter {
-    /// Reads the start of `source` as ``run(source:progress:isCancelled:)`` would, and returns
-    /// the first `rows` products it would store and the first rejects, reading at most
-    /// `maxRecords` records. Nothing is written: no catalog, no rejects file, no lock.
-    public func preview(source: any ByteSource, rows: Int = 5, maxRecords: Int = 10_000) throws -> ImportPreview {
+extension ImportPreview {
+    /// Reads the start of `source` as ``CatalogImporter`` would with `options`, and holds the
+    /// first `rows` products it would store and the first rejects, reading at most `maxRecords`
+    /// records. Nothing is written: no catalog, no rejects file, no lock.
+    public init(source: any ByteSource, reading options: FeedReading = FeedReading(), rows: Int = 5, maxRecords: Int = 10_000) throws {
         let source = options.encoding == .utf8 ? source : TranscodingByteSource(source, encoding: options.encoding)
-        var reading = try ImportReading(source: source, options: options)
+        var reading = try ImportReading(source: source, reading: options)
         let arena = RowArena(capacity: 4 << 20)
         var checker = reading.checker
         var products: [Product] = []
@@ -74,7 +74,7 @@ extension CatalogImporter {
             return .init(field: field, source: reading.header[column])
         }
         let delimiter = reading.reader.delimiter.map { $0 == 0x09 ? "tab" : String(UnicodeScalar($0)) } ?? ","
-        return ImportPreview(
+        self.init(
             format: reading.format, delimiter: delimiter, encoding: options.encoding,
             keyRule: reading.format.keyRule ?? "the \(fields.first?.source ?? "productId") column",
             fields: fields, extraColumns: reading.mapping.extras.map(\.name),

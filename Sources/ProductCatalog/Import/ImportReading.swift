@@ -21,7 +21,7 @@ struct ImportReading {
     private(set) var recordsPadded = 0
 
     /// Reads the header of `source` (already transcoded) and settles how its rows map to the catalog.
-    init(source: any ByteSource, options: ImportOptions) throws {
+    init(source: any ByteSource, reading options: FeedReading) throws {
         sourceName = source.name
         let reader = CSVReader(source: source, options: CSVReader.Options(
             delimiter: options.delimiter, chunkSize: options.chunkSize, maxFieldBytes: options.maxFieldBytes))
@@ -94,7 +94,7 @@ struct ImportReading {
 
     /// The longest header line read before the input is refused as not a CSV: a field's limit,
     /// and at least 1 MiB, so a small `maxFieldBytes` does not refuse a header of many columns.
-    static func headerByteLimit(_ options: ImportOptions) -> Int {
+    static func headerByteLimit(_ options: FeedReading) -> Int {
         max(options.maxFieldBytes, 1 << 20)
     }
 

@@ -5,7 +5,7 @@ import Testing
 @Suite struct FeedFormatTests {
     func imported(_ csv: String, format: FeedFormat? = nil) throws -> (ImportSummary, [String: Product], CatalogFixture) {
         var fixture = try CatalogFixture()
-        fixture.options.format = format
+        fixture.options.reading.format = format
         let summary = try fixture.importCSV(csv)
         let products = Dictionary(try fixture.allProducts().map { ($0.productId, $0) }, uniquingKeysWith: { first, _ in first })
         return (summary, products, fixture)

@@ -35,7 +35,7 @@ import Testing
             guard case ImportError.notText(_, .binary) = error else { return false }
             return true
         }
-        #expect(source.bytesRead <= fixture.options.chunkSize)
+        #expect(source.bytesRead <= fixture.options.reading.chunkSize)
     }
 
     @Test func aHeaderWithNoLineEndIsRefusedAfterItsLimit() throws {
@@ -48,7 +48,7 @@ import Testing
                   case .recordTooLong(let limit) = malformation.kind else { return false }
             return limit == 1 << 20 && String(describing: error).contains("no line end within the first 1048576 bytes")
         }
-        #expect(source.bytesRead <= (1 << 20) + 2 * fixture.options.chunkSize)
+        #expect(source.bytesRead <= (1 << 20) + 2 * fixture.options.reading.chunkSize)
     }
 
     @Test func theReaderStopsARecordAtItsByteLimitAndReadsShortOnesWhole() throws {

@@ -36,7 +36,7 @@ import Testing
     @Test(arguments: [(TextEncoding.latin1, "Café"), (.windows1252, "“Café” €5")])
     func transcodesSingleByteEncodings(encoding: TextEncoding, expected: String) throws {
         var fixture = try CatalogFixture()
-        fixture.options.encoding = encoding
+        fixture.options.reading.encoding = encoding
         var bytes = Array("sku,name\nA1,".utf8)
         bytes += encoding == .latin1 ? [0x43, 0x61, 0x66, 0xE9] : [0x93, 0x43, 0x61, 0x66, 0xE9, 0x94, 0x20, 0x80, 0x35]
         bytes.append(0x0A)
@@ -47,7 +47,7 @@ import Testing
 
     @Test func aFieldLongerThanTheLimitIsRejected() throws {
         var fixture = try CatalogFixture()
-        fixture.options.maxFieldBytes = 10
+        fixture.options.reading.maxFieldBytes = 10
         let summary = try fixture.importCSV("sku,name\nA1,short\nA2,\(String(repeating: "y", count: 50))\nA3,fine\n")
         #expect(summary.rowsInserted == 2 && summary.rowsRejected == 1)
         #expect(try fixture.rejects()[1][1] == "a field longer than 10 bytes at line 3, column 2")

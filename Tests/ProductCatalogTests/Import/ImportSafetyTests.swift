@@ -19,7 +19,7 @@ import Testing
         var latin1: [UInt8] = Array("productId,title\n".utf8)
         for index in 0..<20 { latin1 += Array("B\(index),Caf".utf8) + [0xE9] + [0x0A] }
         var options = fixture.options
-        options.chunkSize = 64
+        options.reading.chunkSize = 64
         #expect {
             try CatalogImporter(options: options).run(source: MemoryByteSource(latin1))
         } throws: { error in

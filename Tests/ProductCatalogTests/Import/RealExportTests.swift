@@ -8,7 +8,7 @@ import Testing
 struct RealExportTests {
     func importFile(_ relativePath: String, columns: [ProductField: String] = [:]) throws -> (ImportSummary, CatalogFixture) {
         var fixture = try CatalogFixture()
-        fixture.options.columns = columns
+        fixture.options.reading.columns = columns
         fixture.options.sortMemory = 1 << 20
         let source = try FileByteSource(path: SharedTestData.url(relativePath).path)
         let summary = try CatalogImporter(options: fixture.options).run(source: source)

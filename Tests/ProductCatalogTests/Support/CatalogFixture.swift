@@ -18,7 +18,7 @@ struct CatalogFixture {
     @discardableResult
     func importCSV(_ csv: String, progress: (ImportProgress) -> Void = { _ in }) throws -> ImportSummary {
         var options = self.options
-        options.chunkSize = 64
+        options.reading.chunkSize = 64
         return try CatalogImporter(options: options).run(source: MemoryByteSource(csv), progress: progress)
     }
 
