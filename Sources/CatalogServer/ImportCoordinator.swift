@@ -141,7 +141,7 @@ public actor ImportCoordinator {
 
     /// The error's message for a web client: the upload's file is "the uploaded file", and no server path appears.
     private func message(for error: any Error, id: Int) -> String {
-        if let error = error as? ImportError, let message = error.pageMessage { return message }
+        if let error = error as? ImportError { return error.pageMessage }
         return String(describing: error)
             .replacingOccurrences(of: uploadPath(for: id), with: "the uploaded file")
             .replacingOccurrences(of: rejectsPath(for: id), with: "the rejects file")

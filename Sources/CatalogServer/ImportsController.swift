@@ -75,7 +75,7 @@ struct ImportsController<Context: RequestContext> {
             let preview = try ImportPreview(source: try FileByteSource(path: path))
             return JSONResponse.response(preview.jsonValue)
         } catch let error as ImportError {
-            throw APIError(.unprocessableContent, error.pageMessage ?? String(describing: error).replacingOccurrences(of: path, with: "the file"))
+            throw APIError(.unprocessableContent, error.pageMessage)
         }
     }
 

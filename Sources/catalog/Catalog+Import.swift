@@ -81,7 +81,7 @@ extension Catalog {
                 let summary = try await job.summary
                 report(summary)
             } catch {
-                if json { Terminal.standardOutput.writeExactly(ImportEvent.failed(String(describing: error)).jsonValue.serialized + "\n") }
+                if json { Terminal.standardOutput.writeExactly(ImportEvent.failed(commandMessage(for: error) ?? String(describing: error)).jsonValue.serialized + "\n") }
                 throw error
             }
         }

@@ -24,10 +24,11 @@ struct Catalog: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let error as EngineError {
-            Terminal.standardError.write("Error: " + error.commandMessage + "\n")
-            exit(withError: ExitCode(error.isCommandLineMistake ? 2 : 1))
         } catch {
+            if let message = commandMessage(for: error) {
+                Terminal.standardError.write("Error: " + message + "\n")
+                exit(withError: ExitCode((error as? EngineError)?.isCommandLineMistake == true ? 2 : 1))
+            }
             let code = exitCode(for: error)
             if code == .validationFailure {
                 Terminal.standardError.write(fullMessage(for: error) + "\n")

@@ -95,21 +95,20 @@ public enum HeaderMappingError: Error, Sendable, Equatable, CustomStringConverti
     case tooManyColumns(count: Int, limit: Int)
     case controlCharacter(column: Int)
 
+    /// What is wrong with the header, without saying how to fix it: each interface adds that.
     public var description: String {
         switch self {
         case .missingProductId(let found):
             return "the header has no productId column. Columns found: \(Self.list(found)). "
-                + "Accepted names: \(ProductField.productId.aliases.joined(separator: ", ")) (any case, ignoring spaces, _ and -). "
-                + "Name the key column with --column productId=HEADER."
+                + "Accepted names: \(ProductField.productId.aliases.joined(separator: ", ")) (any case, ignoring spaces, _ and -)"
         case .ambiguous(let field, let headers):
-            return "columns \(Self.list(headers)) all match \(field.rawValue); choose one with "
-                + headers.map { "--column \(field.rawValue)=\"\($0)\"" }.joined(separator: " or ")
+            return "columns \(Self.list(headers)) all match \(field.rawValue)"
         case .overrideNotFound(let field, let header, let found):
-            return "--column \(field.rawValue)=\"\(header)\": no such column. Columns found: \(Self.list(found))"
+            return "no column is named \"\(header)\" (given for \(field.rawValue)). Columns found: \(Self.list(found))"
         case .overrideTwice(let header):
-            return "column \"\(header)\" is named by more than one --column"
+            return "column \"\(header)\" is given for more than one field"
         case .tooManyColumns(let count, let limit):
-            return "the header has \(count) columns; a catalog holds at most \(limit). Remove the columns you do not need, or check that --delimiter is right."
+            return "the header has \(count) columns; a catalog holds at most \(limit)"
         case .controlCharacter(let column):
             return "header column \(column) holds a NUL byte, a line break or another control character; header names must be plain text."
         }

@@ -16,7 +16,7 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case header(source: String, HeaderMappingError)
     /// More rows were rejected than `maxErrors` allows.
     case tooManyRejects(limit: Int, line: Int, rejectsPath: String)
-    /// `--on-duplicate fail` met a productId again.
+    /// With ``DuplicatePolicy/fail``, a productId came again.
     case duplicate(productId: String, firstLine: Int, line: Int)
     /// The catalog could not be opened, written or swapped: it is not a catalog, it is
     /// read-only or in use, or the disk is full.
@@ -24,6 +24,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     /// The caller cancelled the import.
     case cancelled
 
+    /// What happened and where, without naming any interface's options: the CLI and the page
+    /// each add what to do in their own words.
     public var description: String {
         switch self {
         case .source(let error):
@@ -35,21 +37,19 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
         case .malformedHeader(let source, let malformation):
             return "\(source): the header line is not valid CSV: \(malformation)"
         case .noDataRows(let source):
-            return "\(source) has a header line but no data rows; importing it would empty the catalog, so the catalog was not changed. To empty it on purpose, add --allow-empty."
+            return "\(source) has a header line but no data rows; importing it would empty the catalog, so the catalog was not changed."
         case .nothingImported(let rowsRead, let invalidUTF8, let rejectsPath):
             var text = "none of the \(rowsRead) data rows could be imported (each is in \(rejectsPath) with the reason), so the catalog was not changed."
             if invalidUTF8 * 2 > rowsRead {
-                text += " Most rows are not valid UTF-8: if the file was saved as Latin-1 or Windows-1252 (as Excel does), import it again with --encoding latin1 or --encoding windows-1252."
-            } else {
-                text += " Fix the rows and import again; to empty the catalog on purpose, add --allow-empty."
+                text += " Most rows are not valid UTF-8: the file may have been saved as Latin-1 or Windows-1252 (as Excel does)."
             }
             return text
         case .header(let source, let error):
             return "\(source): \(error)"
         case .tooManyRejects(let limit, let line, let rejectsPath):
-            return "stopped at line \(line): more than \(limit) rows were rejected (see \(rejectsPath); raise --max-errors to go on). The catalog was not changed."
+            return "stopped at line \(line): more than \(limit) rows were rejected (see \(rejectsPath)). The catalog was not changed."
         case .duplicate(let productId, let firstLine, let line):
-            return "productId \"\(productId)\" appears on line \(firstLine) and again on line \(line) (--on-duplicate fail). The catalog was not changed."
+            return "productId \"\(productId)\" appears on line \(firstLine) and again on line \(line), and duplicates were to fail the import. The catalog was not changed."
         case .catalog(let error):
             return error.description
         case .cancelled:

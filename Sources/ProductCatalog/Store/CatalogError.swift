@@ -19,24 +19,25 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     /// SQLite could not read or write the catalog at `path`.
     case database(path: String, SQLiteError)
 
+    /// What happened and where, without naming any interface's options.
     public var description: String {
         switch self {
         case .noCatalog(let path):
-            "\(path): no catalog here yet; create one with `catalog import FILE --db \(path)`"
+            "\(path): no catalog here yet"
         case .notACatalog(let path):
-            "\(path): this file is not a product catalog made by this tool; it is left untouched (choose another --db path)"
+            "\(path): this file is not a product catalog made by this tool; it is left untouched"
         case .notAFile(let path, let kind):
-            "\(path) is \(kind), not a catalog file; it is left untouched. Give --db the path of a catalog file, or of a new one to create."
+            "\(path) is \(kind), not a catalog file; it is left untouched."
         case .readOnly(let path):
-            "\(path) is read-only, so it was left untouched. Make it writable (chmod u+w \(path)) or choose another --db path."
+            "\(path) is read-only, so it was left untouched."
         case .unfinishedWrite(let path):
-            "\(path): a program was stopped in the middle of writing this catalog, and rolling its write back needs write access to the file and its folder. Run `catalog search --db \(path)` once as a user who can write there; that restores the catalog as it was before the interrupted write."
+            "\(path): a program was stopped in the middle of writing this catalog, and rolling its write back needs write access to the file and its folder; the next reader that has it restores the catalog as it was before the interrupted write."
         case .inUse(let path):
-            "\(path): another program has the catalog open in write-ahead-log mode; close it and import again. The catalog was not changed."
+            "\(path): another program has the catalog open in write-ahead-log mode. The catalog was not changed."
         case .importRunning(let path):
             "\(path): another import into this catalog is running; wait for it to finish."
         case .cannotWrite(let error):
-            "cannot write \(error). Choose a --db path in a folder you can write to."
+            "cannot write \(error)."
         case .database(let path, let error) where error.isFull:
             "\(path): the disk is full (\(error.message)). The catalog was not changed."
         case .database(let path, let error) where error.isReadOnly:

@@ -24,7 +24,7 @@ import Testing
             try CatalogImporter(options: options).run(source: MemoryByteSource(latin1))
         } throws: { error in
             guard case ImportError.nothingImported(let rows, let invalid, _) = error else { return false }
-            return rows == 20 && invalid == 20 && String(describing: error).contains("--encoding latin1")
+            return rows == 20 && invalid == 20 && String(describing: error).contains("Latin-1 or Windows-1252")
         }
         #expect(try ids(fixture) == ["A1", "A2", "A3", "A4", "A5"])
         #expect(try fixture.rejects().count == 21)

@@ -1,0 +1,13 @@
+import ProductCatalog
+
+/// The sentence the command line prints for a library error, naming its own options; nil for
+/// errors that are already the command line's (ArgumentParser's, ValidationError).
+func commandMessage(for error: any Error) -> String? {
+    switch error {
+    case let error as ImportError: error.commandMessage
+    case let error as CatalogError: error.commandMessage
+    case let error as HeaderMappingError: error.commandMessage
+    case let error as EngineError: error.commandMessage
+    default: nil
+    }
+}
