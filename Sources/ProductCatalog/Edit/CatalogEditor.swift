@@ -214,21 +214,10 @@ public final class CatalogEditor {
     /// Binds the known fields in ``ProductField`` order to parameters 1…9, then the extras.
     private func bindFields(of product: Product, extras: [ExtraAssignment], to statement: Statement) throws {
         for (index, field) in zip(Int32(1)..., ProductField.allCases) {
-            switch field {
-            case .productId: try statement.bind(index, product.productId)
-            case .title: try statement.bind(index, product.title)
-            case .listPrice: try statement.bind(index, product.listPrice?.thousandths)
-            case .salesPrice: try statement.bind(index, product.salesPrice?.thousandths)
-            case .color: try statement.bind(index, product.color)
-            case .size: try statement.bind(index, product.size)
-            case .productType: try statement.bind(index, product.productType)
-            case .taxRate: try statement.bind(index, product.taxRate)
-            case .imageURL: try statement.bind(index, product.imageURL)
-            case .groupId: try statement.bind(index, product.groupId)
-            case .currency: try statement.bind(index, product.currency)
-            case .quantity: try statement.bind(index, product.quantity)
-            case .brand: try statement.bind(index, product.brand)
-            case .description: try statement.bind(index, product.description)
+            switch product[field] {
+            case .text(let text)?: try statement.bind(index, text)
+            case .integer(let number)?: try statement.bind(index, number)
+            case nil: try statement.bindNull(index)
             }
         }
         for (index, extra) in zip(Int32(ProductField.allCases.count + 1)..., extras) {

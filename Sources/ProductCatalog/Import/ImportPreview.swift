@@ -102,22 +102,10 @@ extension EncodedRow {
                     cursor += Int(count)
                 }
             }
-            switch byColumn[name] {
-            case .productId?: product.productId = text ?? ""
-            case .title?: product.title = text
-            case .listPrice?: product.listPrice = number.map { Price(thousandths: $0) }
-            case .salesPrice?: product.salesPrice = number.map { Price(thousandths: $0) }
-            case .color?: product.color = text
-            case .size?: product.size = text
-            case .productType?: product.productType = text
-            case .taxRate?: product.taxRate = text
-            case .imageURL?: product.imageURL = text
-            case .groupId?: product.groupId = text
-            case .currency?: product.currency = text
-            case .quantity?: product.quantity = number
-            case .brand?: product.brand = text
-            case .description?: product.description = text
-            case nil: product.extras.append(.init(name: name, value: text))
+            if let field = byColumn[name] {
+                product[field] = number.map(FieldValue.integer) ?? text.map(FieldValue.text)
+            } else {
+                product.extras.append(.init(name: name, value: text))
             }
         }
         return product

@@ -34,22 +34,8 @@ enum ProductColumn {
         for (index, column) in zip(Int32(0)..., columns) {
             switch column {
             case .field(let field):
-                switch field {
-                case .productId: product.productId = statement.text(at: index) ?? ""
-                case .title: product.title = statement.text(at: index)
-                case .listPrice: product.listPrice = price(statement, index)
-                case .salesPrice: product.salesPrice = price(statement, index)
-                case .color: product.color = statement.text(at: index)
-                case .size: product.size = statement.text(at: index)
-                case .productType: product.productType = statement.text(at: index)
-                case .taxRate: product.taxRate = statement.text(at: index)
-                case .imageURL: product.imageURL = statement.text(at: index)
-                case .groupId: product.groupId = statement.text(at: index)
-                case .currency: product.currency = statement.text(at: index)
-                case .quantity: product.quantity = statement.isNull(at: index) ? nil : statement.int64(at: index)
-                case .brand: product.brand = statement.text(at: index)
-                case .description: product.description = statement.text(at: index)
-                }
+                if statement.isNull(at: index) { continue }
+                product[field] = field.isInteger ? .integer(statement.int64(at: index)) : .text(statement.text(at: index) ?? "")
             case .priceInCents(let field):
                 let price = statement.isNull(at: index) ? nil : Price(cents: max(0, statement.int64(at: index)))
                 if field == .listPrice { product.listPrice = price } else { product.salesPrice = price }
@@ -58,9 +44,5 @@ enum ProductColumn {
             }
         }
         return product
-    }
-
-    private static func price(_ statement: Statement, _ index: Int32) -> Price? {
-        statement.isNull(at: index) ? nil : Price(thousandths: max(0, statement.int64(at: index)))
     }
 }

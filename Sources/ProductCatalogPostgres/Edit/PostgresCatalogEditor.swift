@@ -192,29 +192,13 @@ public final class PostgresCatalogEditor: Sendable {
     private func assignments(_ product: Product, columns: [String: String],
                                     in statement: inout PostgresStatement) throws -> [(column: String, value: String)] {
         var values: [(String, String)] = []
-        func text(_ field: ProductField, _ value: String?) {
-            values.append((PostgresSchema.quote(field.columnName), value.map { statement.bind($0) } ?? "NULL"))
-        }
-        func number(_ field: ProductField, _ value: Int64?) {
-            values.append((PostgresSchema.quote(field.columnName), value.map { statement.bind($0) } ?? "NULL"))
-        }
         for field in ProductField.allCases {
-            switch field {
-            case .productId: text(field, product.productId)
-            case .title: text(field, product.title)
-            case .listPrice: number(field, product.listPrice?.thousandths)
-            case .salesPrice: number(field, product.salesPrice?.thousandths)
-            case .color: text(field, product.color)
-            case .size: text(field, product.size)
-            case .productType: text(field, product.productType)
-            case .taxRate: text(field, product.taxRate)
-            case .imageURL: text(field, product.imageURL)
-            case .groupId: text(field, product.groupId)
-            case .currency: text(field, product.currency)
-            case .quantity: number(field, product.quantity)
-            case .brand: text(field, product.brand)
-            case .description: text(field, product.description)
+            let value = switch product[field] {
+            case .text(let text)?: statement.bind(text)
+            case .integer(let number)?: statement.bind(number)
+            case nil: "NULL"
             }
+            values.append((PostgresSchema.quote(field.columnName), value))
         }
         let known = Set(ProductField.allCases.map { $0.columnName.lowercased() })
         let extras = columns.filter { !known.contains($0.key) }.values.sorted()
