@@ -30,25 +30,26 @@ struct FilterClause {
             ProductColumn.expression(for: field, alias: alias, columnNames: columnNames)
         }
 
-        for (field, asked) in filters.valueFilters where !asked.isEmpty {
-            let wanted = asked.map(ProductRules.trimmed)
-            var alternatives: [String] = []
-            let given = wanted.filter { !$0.isEmpty }
-            if !given.isEmpty {
-                alternatives.append("\(column(field)) COLLATE NOCASE IN (\(given.map { parameter(.text($0)) }.joined(separator: ", ")))")
-            }
-            // An empty value asks for the products without one.
-            if given.count < wanted.count {
-                alternatives.append("ifnull(\(column(field)), '') = ''")
-            }
-            conditions.append(alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")")
+        func price(_ basis: SearchFilters.PriceBasis) -> String {
+            basis == .list ? column(.listPrice) : "ifnull(\(column(.salesPrice)), \(column(.listPrice)))"
         }
-        let list = column(.listPrice)
-        let sale = column(.salesPrice)
-        let price = filters.priceBasis == .list ? list : "ifnull(\(sale), \(list))"
-        if let min = filters.minPrice { conditions.append("\(price) >= \(parameter(.integer(min.thousandths)))") }
-        if let max = filters.maxPrice { conditions.append("\(price) <= \(parameter(.integer(max.thousandths)))") }
-        if filters.onSale { conditions.append("\(sale) < \(list)") }
+        for condition in filters.conditions {
+            switch condition {
+            case .oneOf(let field, let given, let orMissing):
+                var alternatives: [String] = []
+                if !given.isEmpty {
+                    alternatives.append("\(column(field)) COLLATE NOCASE IN (\(given.map { parameter(.text($0)) }.joined(separator: ", ")))")
+                }
+                if orMissing { alternatives.append("ifnull(\(column(field)), '') = ''") }
+                conditions.append(alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")")
+            case .priceAtLeast(let basis, let thousandths):
+                conditions.append("\(price(basis)) >= \(parameter(.integer(thousandths)))")
+            case .priceAtMost(let basis, let thousandths):
+                conditions.append("\(price(basis)) <= \(parameter(.integer(thousandths)))")
+            case .onSale:
+                conditions.append("\(column(.salesPrice)) < \(column(.listPrice))")
+            }
+        }
 
         sql = conditions.map { " AND " + $0 }.joined()
         self.values = values

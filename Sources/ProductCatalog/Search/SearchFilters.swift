@@ -44,9 +44,21 @@ public struct SearchFilters: Sendable, Hashable {
         productTypes.isEmpty && colors.isEmpty && sizes.isEmpty && brands.isEmpty
             && minPrice == nil && maxPrice == nil && !onSale
     }
+}
 
-    /// The values asked for each text field, in the order ``FilterClause`` writes them.
-    var valueFilters: [(field: ProductField, values: [String])] {
-        [(.productType, productTypes), (.color, colors), (.size, sizes), (.brand, brands)]
+extension SearchFilters {
+    /// The conditions a product must all meet, in the order the engines write them.
+    public var conditions: [FilterCondition] {
+        var conditions: [FilterCondition] = []
+        for (field, asked) in [(ProductField.productType, productTypes), (.color, colors), (.size, sizes), (.brand, brands)] where !asked.isEmpty {
+            let wanted = asked.map(ProductRules.trimmed)
+            let given = wanted.filter { !$0.isEmpty }
+            // An empty value asks for the products without one.
+            conditions.append(.oneOf(field, values: given, orMissing: given.count < wanted.count))
+        }
+        if let minPrice { conditions.append(.priceAtLeast(priceBasis, minPrice.thousandths)) }
+        if let maxPrice { conditions.append(.priceAtMost(priceBasis, maxPrice.thousandths)) }
+        if onSale { conditions.append(.onSale) }
+        return conditions
     }
 }
