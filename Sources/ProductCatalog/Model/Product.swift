@@ -59,22 +59,15 @@ extension Product: JSONRepresentable {
     /// The product as JSON: field names as keys in a fixed order, prices as exact decimal
     /// strings (`"12.50"`), missing values as `null`, then each extra column under its header.
     public var jsonValue: JSONValue {
-        var members: [JSONValue.Member] = [
-            .init(ProductField.productId.rawValue, .string(productId)),
-            .init(ProductField.title.rawValue, .string(title)),
-            .init(ProductField.listPrice.rawValue, .string(listPrice?.text(currency: currency))),
-            .init(ProductField.salesPrice.rawValue, .string(salesPrice?.text(currency: currency))),
-            .init(ProductField.color.rawValue, .string(color)),
-            .init(ProductField.size.rawValue, .string(size)),
-            .init(ProductField.productType.rawValue, .string(productType)),
-            .init(ProductField.taxRate.rawValue, .string(taxRate)),
-            .init(ProductField.imageURL.rawValue, .string(imageURL)),
-            .init(ProductField.groupId.rawValue, .string(groupId)),
-            .init(ProductField.currency.rawValue, .string(currency)),
-            .init(ProductField.quantity.rawValue, quantity.map { .int(Int($0)) } ?? .null),
-            .init(ProductField.brand.rawValue, .string(brand)),
-            .init(ProductField.description.rawValue, .string(description)),
-        ]
+        var members = ProductField.allCases.map { field -> JSONValue.Member in
+            let value: JSONValue = switch self[field] {
+            case nil: .null
+            case .integer(let thousandths)? where field.isPrice: .string(Price(thousandths: thousandths).text(currency: currency))
+            case .integer(let number)?: .int(Int(number))
+            case .text(let text)?: .string(text)
+            }
+            return JSONValue.Member(field.rawValue, value)
+        }
         members += extras.map { .init($0.name, .string($0.value)) }
         return .object(members)
     }
@@ -83,18 +76,17 @@ extension Product: JSONRepresentable {
 extension Product: Decodable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
-        func text(_ field: ProductField) throws -> String? {
-            try container.decodeIfPresent(String.self, forKey: AnyCodingKey(field.rawValue))
+        self.init(productId: try container.decode(String.self, forKey: AnyCodingKey(ProductField.productId.rawValue)))
+        for field in ProductField.allCases where field != .productId {
+            let key = AnyCodingKey(field.rawValue)
+            self[field] = if field.isPrice {
+                try container.decodeIfPresent(Price.self, forKey: key).map { .integer($0.thousandths) }
+            } else if field.isInteger {
+                try container.decodeIfPresent(Int64.self, forKey: key).map(FieldValue.integer)
+            } else {
+                try container.decodeIfPresent(String.self, forKey: key).map(FieldValue.text)
+            }
         }
-        self.init(
-            productId: try container.decode(String.self, forKey: AnyCodingKey(ProductField.productId.rawValue)),
-            title: try text(.title),
-            listPrice: try container.decodeIfPresent(Price.self, forKey: AnyCodingKey(ProductField.listPrice.rawValue)),
-            salesPrice: try container.decodeIfPresent(Price.self, forKey: AnyCodingKey(ProductField.salesPrice.rawValue)),
-            color: try text(.color), size: try text(.size), productType: try text(.productType),
-            taxRate: try text(.taxRate), imageURL: try text(.imageURL), groupId: try text(.groupId),
-            currency: try text(.currency), quantity: try container.decodeIfPresent(Int64.self, forKey: AnyCodingKey(ProductField.quantity.rawValue)),
-            brand: try text(.brand), description: try text(.description))
         let known = Set(ProductField.allCases.map(\.rawValue))
         extras = try container.allKeys.filter { !known.contains($0.stringValue) }.map {
             Extra(name: $0.stringValue, value: try container.decodeIfPresent(String.self, forKey: $0))
