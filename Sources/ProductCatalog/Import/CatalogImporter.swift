@@ -170,7 +170,9 @@ public struct CatalogImporter: Sendable {
     ) throws {
         let stream = RowBatchStream(runs: sorted.runs, policy: options.onDuplicate)
         do {
-            try sink.begin(mode: options.mode, columns: sorted.checker.checkedColumns, extraColumns: extraColumns)
+            let counts = reporter.counts
+            try sink.begin(mode: options.mode, columns: sorted.checker.checkedColumns, extraColumns: extraColumns,
+                           rows: counts.rowsRead - counts.rowsRejected - counts.rowsFolded)
             var rowsInTransaction = 0
             try sorted.checker.parameters.withUnsafeBufferPointer { parameters in
                 while let batch = try stream.next() {

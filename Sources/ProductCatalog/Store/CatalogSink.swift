@@ -2,7 +2,7 @@
 /// or the live one updated in one transaction (an upsert).
 ///
 /// ``CatalogImporter`` reads, checks and sorts the file, then calls, in this order:
-/// ``claim(mode:)`` before reading a byte, ``begin(mode:columns:extraColumns:)``, ``write(_:)``
+/// ``claim(mode:)`` before reading a byte, ``begin(mode:columns:extraColumns:rows:)``, ``write(_:)``
 /// for each batch (with ``commitAndContinue()`` every ``ImportOptions/rowsPerTransaction`` rows),
 /// ``finish()`` and ``install()``; ``abandon()`` after any failure, which must leave the live
 /// catalog as it was. The SQLite file of ``ImportOptions/databasePath`` is the default sink;
@@ -22,9 +22,9 @@ public protocol CatalogSink: AnyObject {
     /// Checks that the catalog can be written in `mode` and takes its import lock, held until
     /// ``release()``: one import at a time per catalog, and no edits meanwhile.
     func claim(mode: ImportMode) throws
-    /// Creates the new catalog (replace) or prepares the update (upsert) for rows of `columns`
-    /// (productId first), of which `extraColumns` are the file's own.
-    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String]) throws
+    /// Creates the new catalog (replace) or prepares the update (upsert) for about `rows` rows
+    /// (duplicates not yet collapsed) of `columns` (productId first), of which `extraColumns` are the file's own.
+    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int) throws
     /// Writes rows sorted by productId and free of duplicates.
     func write(_ rows: CheckedRows) throws
     /// Lets the writes so far be committed, so that a large import holds little in memory.

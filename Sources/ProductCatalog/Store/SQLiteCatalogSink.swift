@@ -5,6 +5,8 @@ final class SQLiteCatalogSink: CatalogSink {
     private var destination: ImportDestination?
     private var lock: ImportLock?
     private var build: CatalogBuild?
+    /// An upsert small enough to be written into the live file; nil when ``build`` writes.
+    private var update: CatalogUpdate?
     private let maxPages: Int?
 
     init(databasePath: String, maxPages: Int? = nil) {
@@ -14,7 +16,7 @@ final class SQLiteCatalogSink: CatalogSink {
 
     var defaultRejectsPath: String { catalogName + ".rejects.csv" }
     var spillPathPrefix: String { (destination?.path ?? catalogName) + ".importing" }
-    var productsBefore: Int { build?.productsBefore ?? 0 }
+    var productsBefore: Int { update?.productsBefore ?? build?.productsBefore ?? 0 }
     var editsReplaced: Int { build?.editsReplaced ?? 0 }
 
     func claim(mode: ImportMode) throws {
@@ -23,11 +25,20 @@ final class SQLiteCatalogSink: CatalogSink {
         self.destination = destination
     }
 
-    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String]) throws {
+    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int) throws {
         guard let path = destination?.path else { preconditionFailure("begin before claim") }
+        let names = columns.map(\.name)
+        if mode == .upsert {
+            let update = try CatalogUpdate(livePath: path, maxPages: maxPages)
+            if CatalogUpdate.writesInPlace(rows: rows, catalogProducts: update.productsBefore) {
+                try update.prepare(extraColumns: extraColumns, insertColumns: names)
+                self.update = update
+                return
+            }
+            update.abandon()
+        }
         let build = try CatalogBuild(livePath: path, copyingLive: mode == .upsert, maxPages: maxPages)
         self.build = build
-        let names = columns.map(\.name)
         switch mode {
         case .replace: try build.createTable(extraColumns: extraColumns, insertColumns: names)
         case .upsert: try build.prepareUpsert(extraColumns: extraColumns, insertColumns: names)
@@ -35,22 +46,27 @@ final class SQLiteCatalogSink: CatalogSink {
     }
 
     func write(_ rows: CheckedRows) throws {
+        try update?.insert(rows.batch, parameters: rows.parameters)
         try build?.insert(rows.batch, parameters: rows.parameters)
     }
 
+    /// Commits a build's rows so far; an update in place stays one transaction to its end.
     func commitAndContinue() throws {
         try build?.commitAndContinue()
     }
 
     func finish() throws -> Int {
-        try build?.finish() ?? 0
+        if let update { return try update.finish() }
+        return try build?.finish() ?? 0
     }
 
     func install() throws {
+        try update?.install()
         try build?.install()
     }
 
     func abandon() {
+        update?.abandon()
         build?.abandon()
     }
 

@@ -87,7 +87,7 @@ public final class PostgresCatalogSink: CatalogSink {
         throw CatalogError.importRunning(path: session.location.description)
     }
 
-    public func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String]) throws {
+    public func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int) throws {
         guard let session else { preconditionFailure("begin before claim") }
         let names = Set(columns.map { $0.name.lowercased() })
         let columns = columns.map { CheckedColumn(name: PostgresSchema.storedName($0.name, among: names), isInteger: $0.isInteger) }
