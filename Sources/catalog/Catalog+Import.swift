@@ -28,6 +28,9 @@ extension Catalog {
         @Option(help: "replace: the file becomes the catalog, swapped in when complete. upsert: add the file's products and update those already there, in one transaction.")
         var mode: ImportMode = .replace
 
+        @Flag(help: "With --mode upsert: delete the products the file does not list, so the catalog ends up equal to the file while only the difference is written.")
+        var deleteMissing = false
+
         @Option(help: "What to do when a productId appears again: last (the later row wins), first, or fail.")
         var onDuplicate: DuplicatePolicy = .last
 
@@ -54,6 +57,9 @@ extension Catalog {
 
         func validate() throws {
             guard maxErrors >= 0 else { throw ValidationError("--max-errors must be 0 or more.") }
+            if deleteMissing, mode != .upsert {
+                throw ValidationError("--delete-missing needs --mode upsert: a replacing import already makes the catalog equal to the file.")
+            }
             guard (2...4096).contains(sortMemory) else { throw ValidationError("--sort-memory must be between 2 and 4096 (MiB).") }
             guard timeout > 0 && timeout <= 86_400 else { throw ValidationError("--timeout must be more than 0 and at most 86400 (seconds).") }
         }
@@ -66,6 +72,7 @@ extension Catalog {
             options.mode = mode
             options.sortMemory = sortMemory << 20
             options.allowEmpty = allowEmpty
+            options.deleteMissing = deleteMissing
 
             FIFONotice.announce(file)
             let input = InputSource(argument: file, httpOptions: HTTPByteSource.Options(timeout: .milliseconds(Int64((timeout * 1000).rounded()))))
@@ -95,8 +102,9 @@ extension Catalog {
             var text = "Imported \(Formatting.count(summary.rowsInserted)) products into \(summary.databasePath) "
                 + "in \(Formatting.seconds(summary.elapsed)) (\(Formatting.count(rate)) rows/s).\n"
             if mode == .upsert {
-                text += "Added: \(Formatting.count(summary.rowsInserted - summary.rowsUpdated)), updated: \(Formatting.count(summary.rowsUpdated)); "
-                    + "the catalog now holds \(Formatting.count(summary.productsInCatalog)) products.\n"
+                text += "Added: \(Formatting.count(summary.rowsInserted - summary.rowsUpdated)), updated: \(Formatting.count(summary.rowsUpdated))"
+                    + (deleteMissing ? ", deleted (not in the file): \(Formatting.count(summary.rowsDeleted))" : "")
+                    + "; the catalog now holds \(Formatting.count(summary.productsInCatalog)) products.\n"
             }
             text += "Read as: \(summary.format.displayName)\(summary.format == .generic ? "" : " (--format \(summary.format.rawValue))").\n"
             text += "Rows read: \(Formatting.count(summary.rowsRead)), rejected: \(Formatting.count(summary.rowsRejected)), "

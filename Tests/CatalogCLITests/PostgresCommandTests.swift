@@ -90,6 +90,23 @@ struct PostgresCommandTests {
 
     /// An upsert killed while its `INSERT … ON CONFLICT` runs on the server: the server ends that
     /// statement when it finds the client gone, so the next import gets the lock without waiting it out.
+    @Test func anUpsertWithDeleteMissingLeavesTheFilesProducts() async throws {
+        let catalog = try CommandRunner()
+        let db = try Self.freshCatalog()
+        try Data("productId,title,listPrice\nA-1,Mug,5.00\nA-2,Cup,4.00\nA-3,Plate,9.00\n".utf8)
+            .write(to: URL(fileURLWithPath: catalog.directory + "/old.csv"))
+        try Data("productId,title,listPrice\na-2,Cup,4.50\nA-4,Bowl,7.00\n".utf8)
+            .write(to: URL(fileURLWithPath: catalog.directory + "/delta.csv"))
+        #expect(try catalog.run(["import", "old.csv", "--db", db]).status == 0)
+        let upsert = try catalog.run(["import", "delta.csv", "--db", db, "--mode", "upsert", "--delete-missing"])
+        #expect(upsert.status == 0, "\(upsert.standardError)")
+        #expect(upsert.standardOutput.contains("Added: 1, updated: 1, deleted (not in the file): 2; the catalog now holds 2 products."),
+                "\(upsert.standardOutput)")
+        let listed = try catalog.run(["search", "", "--db", db, "--json"])
+        #expect(listed.standardOutput.contains("\"A-2\"") && listed.standardOutput.contains("\"A-4\"") && !listed.standardOutput.contains("\"A-3\""))
+        try await Self.drop(db)
+    }
+
     @Test func aKilledUpsertLetsTheNextImportIn() async throws {
         let catalog = try CommandRunner()
         let db = try Self.freshCatalog()

@@ -82,7 +82,8 @@ public struct CatalogImporter: Sendable {
 
         let counts = reporter.counts
         let summary = ImportSummary(
-            rowsRead: counts.rowsRead, rowsInserted: counts.rowsInserted, rowsUpdated: counts.rowsInserted - (stored - sink.productsBefore),
+            rowsRead: counts.rowsRead, rowsInserted: counts.rowsInserted, rowsUpdated: counts.rowsInserted - (stored + sink.productsDeleted - sink.productsBefore),
+            rowsDeleted: sink.productsDeleted,
             rowsRejected: counts.rowsRejected, duplicates: counts.duplicates, rowsFolded: counts.rowsFolded,
             rowsPadded: counts.rowsPadded, format: reading.format, productsInCatalog: stored,
             editsReplaced: sink.editsReplaced, bytesRead: source.bytesRead, elapsed: reporter.elapsed,
@@ -172,7 +173,8 @@ public struct CatalogImporter: Sendable {
         do {
             let counts = reporter.counts
             try sink.begin(mode: options.mode, columns: sorted.checker.checkedColumns, extraColumns: extraColumns,
-                           rows: counts.rowsRead - counts.rowsRejected - counts.rowsFolded)
+                           rows: counts.rowsRead - counts.rowsRejected - counts.rowsFolded,
+                           deletingMissing: options.mode == .upsert && options.deleteMissing)
             var rowsInTransaction = 0
             try sorted.checker.parameters.withUnsafeBufferPointer { parameters in
                 while let batch = try stream.next() {

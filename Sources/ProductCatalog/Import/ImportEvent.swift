@@ -49,6 +49,7 @@ public enum ImportEvent: Sendable, Equatable, JSONRepresentable {
                 "rowsRead": .int(summary.rowsRead),
                 "rowsInserted": .int(summary.rowsInserted),
                 "rowsUpdated": .int(summary.rowsUpdated),
+                "rowsDeleted": .int(summary.rowsDeleted),
                 "rowsRejected": .int(summary.rowsRejected),
                 "duplicates": .int(summary.duplicates),
                 "rowsFolded": .int(summary.rowsFolded),

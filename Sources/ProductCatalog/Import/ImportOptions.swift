@@ -19,6 +19,9 @@ public struct ImportOptions: Sendable {
     public var sortMemory: Int
     /// How often progress is reported.
     public var progressInterval: Duration
+    /// With an upsert, deletes the products the file does not list, so that the catalog ends up
+    /// equal to the file while only the difference is written.
+    public var deleteMissing = false
     /// Lets an import replace the catalog with an empty one (from a header-only file, or one whose rows were all rejected).
     public var allowEmpty = false
 

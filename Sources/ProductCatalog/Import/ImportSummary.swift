@@ -9,6 +9,8 @@ public struct ImportSummary: Sendable, Equatable {
     public var rowsInserted: Int
     /// Of ``rowsInserted``, rows that replaced a product already in the catalog (upsert only).
     public var rowsUpdated: Int
+    /// Products an upsert with ``ImportOptions/deleteMissing`` deleted because the file did not list them.
+    public var rowsDeleted: Int = 0
     /// Rows written to the rejects file.
     public var rowsRejected: Int
     /// Rows that repeated an earlier productId and were collapsed into one product.

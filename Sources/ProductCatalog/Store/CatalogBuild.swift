@@ -19,6 +19,10 @@ final class CatalogBuild {
     let copyingLive: Bool
     private var connection: Connection?
     private var inserter: BatchInserter?
+    /// The upsert's deletes of the products its file does not list, when asked.
+    private var missing: MissingProducts?
+    /// Products an upsert deleted because its file did not list them.
+    var productsDeleted: Int { missing?.deleted ?? 0 }
     /// Products the catalog held before an upsert; 0 for a replacement.
     private(set) var productsBefore = 0
     /// Products added, edited or deleted by hand since the previous import, which a replacement discards.
@@ -51,7 +55,7 @@ final class CatalogBuild {
                 PRAGMA journal_mode = OFF;
                 PRAGMA synchronous = OFF;
                 PRAGMA locking_mode = EXCLUSIVE;
-                PRAGMA cache_size = -2048;
+                PRAGMA cache_size = -\(copyingLive ? CatalogUpdate.cacheKiB : 2048);
                 """)
             if let maxPages { _ = try connection.scalarInt("PRAGMA max_page_count = \(maxPages)") }
         }
@@ -75,34 +79,27 @@ final class CatalogBuild {
         }
     }
 
-    /// Prepares the copy for an upsert: adds the extra columns it lacks and inserts that update on conflict.
+    /// Prepares the copy for an upsert (see ``BatchInserter/upsert(into:extraColumns:insertColumns:)``)
+    /// and, with `deletingMissing`, the deletes of the products the file does not list.
     ///
     /// Products in the file replace those with the same productId (only the columns the file
-    /// has); new ones are added; others stay.
-    func prepareUpsert(extraColumns: [String], insertColumns: [String]) throws {
+    /// has); new ones are added; others stay, or go with `deletingMissing`.
+    func prepareUpsert(extraColumns: [String], insertColumns: [String], deletingMissing: Bool) throws {
         guard let connection else { return }
         try database {
             try connection.begin(.deferred)
-            try CatalogSchema.upgrade(connection)
-            var existing = Set<String>()
-            let columns = try connection.prepare("SELECT name FROM pragma_table_info('\(CatalogSchema.table)')")
-            while try columns.step() { existing.insert(columns.text(at: 0)?.lowercased() ?? "") }
-            for name in extraColumns where !existing.contains(name.lowercased()) {
-                try connection.execute("ALTER TABLE \(CatalogSchema.table) ADD COLUMN \(quoteIdentifier(name)) TEXT")
-            }
-            productsBefore = Int(try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.table)") ?? 0)
-            let updates = insertColumns.dropFirst().map { "\(quoteIdentifier($0)) = excluded.\(quoteIdentifier($0))" }
-            inserter = try BatchInserter(
-                connection: connection, columns: insertColumns,
-                conflictClause: updates.isEmpty
-                    ? "ON CONFLICT (productId) DO NOTHING"
-                    : "ON CONFLICT (productId) DO UPDATE SET " + updates.joined(separator: ", "))
+            productsBefore = try CatalogUpdate.productCount(connection)
+            inserter = try BatchInserter.upsert(into: connection, extraColumns: extraColumns, insertColumns: insertColumns)
+            if deletingMissing { missing = try MissingProducts(connection: connection) }
         }
     }
 
     /// Writes rows sorted by productId; `parameters` says how each slot of a row is bound.
     func insert(_ rows: RowBatch, parameters: UnsafeBufferPointer<EncodedRow.Parameter>) throws {
-        try database { try inserter?.insert(rows, parameters: parameters) }
+        try database {
+            try missing?.pass(rows)
+            try inserter?.insert(rows, parameters: parameters)
+        }
     }
 
     /// Commits the rows so far and begins the next transaction, so the build's cache stays small.
@@ -119,6 +116,7 @@ final class CatalogBuild {
     func finish() throws -> Int {
         guard let connection else { return 0 }
         return try database {
+            try missing?.finish()
             try indexWords(connection)
             if wordColumns != nil { try WordIndex.finishIndex(connection) }
             try CatalogSchema.upgrade(connection)

@@ -152,4 +152,15 @@ public enum CatalogSchema {
             throw CatalogError.unfinishedWrite(path: path)
         }
     }
+
+    /// Drops the trigger `name` when its SQL lacks `text`, so that the `CREATE TRIGGER IF NOT
+    /// EXISTS` after it makes the current one: a catalog made by an earlier version gets it at
+    /// its next write, and one that has it is not touched (a schema change makes every
+    /// connection prepare its statements again).
+    static func replaceTrigger(_ name: String, unlessItHas text: String, _ connection: Connection) throws {
+        guard let sql = try connection.scalarText("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = '\(name)'"),
+              !sql.contains(text) else { return }
+        try connection.execute("DROP TRIGGER \(name)")
+    }
+
 }

@@ -2,7 +2,7 @@
 /// or the live one updated in one transaction (an upsert).
 ///
 /// ``CatalogImporter`` reads, checks and sorts the file, then calls, in this order:
-/// ``claim(mode:)`` before reading a byte, ``begin(mode:columns:extraColumns:rows:)``, ``write(_:)``
+/// ``claim(mode:)`` before reading a byte, ``begin(mode:columns:extraColumns:rows:deletingMissing:)``, ``write(_:)``
 /// for each batch (with ``commitAndContinue()`` every ``ImportOptions/rowsPerTransaction`` rows),
 /// ``finish()`` and ``install()``; ``abandon()`` after any failure, which must leave the live
 /// catalog as it was. The SQLite file of ``ImportOptions/databasePath`` is the default sink;
@@ -16,6 +16,8 @@ public protocol CatalogSink: AnyObject {
     var spillPathPrefix: String { get }
     /// Products the catalog held before an upsert; 0 for a replacement.
     var productsBefore: Int { get }
+    /// Products an upsert deleted because its file did not list them.
+    var productsDeleted: Int { get }
     /// Products added, edited or deleted by hand since the previous import, which ``install()`` replaced.
     var editsReplaced: Int { get }
 
@@ -23,8 +25,9 @@ public protocol CatalogSink: AnyObject {
     /// ``release()``: one import at a time per catalog, and no edits meanwhile.
     func claim(mode: ImportMode) throws
     /// Creates the new catalog (replace) or prepares the update (upsert) for about `rows` rows
-    /// (duplicates not yet collapsed) of `columns` (productId first), of which `extraColumns` are the file's own.
-    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int) throws
+    /// (duplicates not yet collapsed) of `columns` (productId first), of which `extraColumns` are
+    /// the file's own; an upsert `deletingMissing` also deletes the products the rows do not list.
+    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, deletingMissing: Bool) throws
     /// Writes rows sorted by productId and free of duplicates.
     func write(_ rows: CheckedRows) throws
     /// Lets the writes so far be committed, so that a large import holds little in memory.

@@ -12,11 +12,13 @@ final class CatalogUpdate {
     let livePath: String
     private var connection: Connection?
     private var inserter: BatchInserter?
+    private var missing: MissingProducts?
     /// Products the catalog held before the upsert.
     private(set) var productsBefore = 0
 
-    /// Opens the live catalog and takes its write lock (waiting up to 30 s for an edit in progress).
-    init(livePath: String, maxPages: Int? = nil) throws {
+    /// Opens the live catalog and takes its write lock (waiting up to 30 s for an edit in
+    /// progress), with a page cache sized for an upsert of about `rows` rows.
+    init(livePath: String, rows: Int = 0, maxPages: Int? = nil) throws {
         self.livePath = livePath
         let opened = try database {
             let connection = try Connection(path: livePath, mode: .readWrite)
@@ -24,7 +26,7 @@ final class CatalogUpdate {
             try connection.execute("""
                 PRAGMA journal_mode = DELETE;
                 PRAGMA synchronous = FULL;
-                PRAGMA cache_size = -\(Self.cacheKiB);
+                PRAGMA cache_size = -\(Self.cacheKiB(rows: rows));
                 """)
             if let maxPages { _ = try connection.scalarInt("PRAGMA max_page_count = \(maxPages)") }
             try connection.begin(.immediate)
@@ -39,48 +41,55 @@ final class CatalogUpdate {
         }
     }
 
-    /// The page cache of the transaction: changed pages stay in memory until the commit, so readers
-    /// are not shut out by an early write to the file (64 MiB holds the pages of about 10,000
-    /// scattered products).
-    static let cacheKiB = 64 << 10
-
-    /// Whether an upsert of `rows` into a catalog of `catalogProducts` writes in place: up to 10,000
-    /// rows always, and up to a twentieth of the catalog. Past that the copy and swap of
-    /// ``CatalogBuild`` is about as fast and never holds readers off while pages are written.
-    static func writesInPlace(rows: Int, catalogProducts: Int) -> Bool {
-        rows <= max(10_000, catalogProducts / 20)
+    /// The page cache of an upsert of `rows` rows, in KiB: about 160 KiB a product (ten pages of
+    /// 16 KiB), at least 64 MiB and at most 512 MiB. Changed pages stay in it until the commit,
+    /// so searches go on reading the catalog as it was; an upsert that outgrows it (past about
+    /// 3,000 scattered products) writes pages to the file early, under the exclusive lock, and
+    /// searches wait for its commit.
+    static func cacheKiB(rows: Int) -> Int {
+        min(512 << 10, max(64 << 10, rows * 160))
     }
 
-    /// Adds the extra columns the catalog lacks and prepares inserts that update on conflict.
-    func prepare(extraColumns: [String], insertColumns: [String]) throws {
+    /// The page cache of a copy being upserted (``CatalogBuild``), in KiB.
+    static let cacheKiB = 64 << 10
+
+    /// Whether an upsert of `rows` into a catalog of `catalogProducts` writes in place: up to 2,000
+    /// rows, and up to one row in 500 of the catalog. Each changed product rewrites about ten pages
+    /// of 16 KiB (its row, its index entries, its words), each written twice (to the journal, then
+    /// to the file), so past that the copy and swap of ``CatalogBuild``, which writes the file once
+    /// without a journal, is faster (Benchmarks/upserts.sh: at a million products, 1,000 changed
+    /// ones take the same time both ways and 10,000 take 1.4 times as long in place).
+    static func writesInPlace(rows: Int, catalogProducts: Int) -> Bool {
+        rows <= max(2_000, catalogProducts / 500)
+    }
+
+    /// Readies the upsert's inserts (see ``BatchInserter/upsert(into:extraColumns:insertColumns:)``)
+    /// and, with `deletingMissing`, the deletes of the products the file does not list.
+    func prepare(extraColumns: [String], insertColumns: [String], deletingMissing: Bool) throws {
         guard let connection else { return }
         try database {
-            try CatalogSchema.upgrade(connection)
-            var existing = Set<String>()
-            let columns = try connection.prepare("SELECT name FROM pragma_table_info('\(CatalogSchema.table)')")
-            while try columns.step() { existing.insert(columns.text(at: 0)?.lowercased() ?? "") }
-            for name in extraColumns where !existing.contains(name.lowercased()) {
-                try connection.execute("ALTER TABLE \(CatalogSchema.table) ADD COLUMN \(quoteIdentifier(name)) TEXT")
-            }
-            let updates = insertColumns.dropFirst().map { "\(quoteIdentifier($0)) = excluded.\(quoteIdentifier($0))" }
-            inserter = try BatchInserter(
-                connection: connection, columns: insertColumns,
-                conflictClause: updates.isEmpty
-                    ? "ON CONFLICT (productId) DO NOTHING"
-                    : "ON CONFLICT (productId) DO UPDATE SET " + updates.joined(separator: ", "))
+            inserter = try BatchInserter.upsert(into: connection, extraColumns: extraColumns, insertColumns: insertColumns)
+            if deletingMissing { missing = try MissingProducts(connection: connection) }
         }
     }
 
     /// Writes rows sorted by productId; `parameters` says how each slot of a row is bound.
     func insert(_ rows: RowBatch, parameters: UnsafeBufferPointer<EncodedRow.Parameter>) throws {
-        try database { try inserter?.insert(rows, parameters: parameters) }
+        try database {
+            try missing?.pass(rows)
+            try inserter?.insert(rows, parameters: parameters)
+        }
     }
+
+    /// Products the file did not list, deleted (0 unless asked).
+    var productsDeleted: Int { missing?.deleted ?? 0 }
 
     /// Settles the word index and returns how many products the catalog will hold; the commit is ``install()``'s.
     func finish() throws -> Int {
         guard let connection else { return 0 }
         return try database {
             inserter = nil
+            try missing?.finish()
             try WordIndex.settlePending(connection)
             return try Self.productCount(connection)
         }

@@ -64,6 +64,9 @@ enum FacetIndex {
             }.joined(separator: "\n  ")
         }
         let columns = fields.map(\.columnName).joined(separator: ", ")
+        // Only a change of a counted value moves a count (an upsert's price change moves none).
+        let changed = fields.map { "old.\($0.columnName) IS NOT new.\($0.columnName) COLLATE BINARY" }.joined(separator: " OR ")
+        try CatalogSchema.replaceTrigger("facets_update", unlessItHas: "WHEN", connection)
         try connection.execute("""
             CREATE TRIGGER IF NOT EXISTS facets_insert AFTER INSERT ON \(CatalogSchema.table) BEGIN
               \(count("new", "+"))
@@ -72,7 +75,8 @@ enum FacetIndex {
               \(count("old", "-"))
               DELETE FROM \(table) WHERE products <= 0;
             END;
-            CREATE TRIGGER IF NOT EXISTS facets_update AFTER UPDATE OF \(columns) ON \(CatalogSchema.table) BEGIN
+            CREATE TRIGGER IF NOT EXISTS facets_update AFTER UPDATE OF \(columns) ON \(CatalogSchema.table)
+              WHEN \(changed) BEGIN
               \(count("old", "-"))
               \(count("new", "+"))
               DELETE FROM \(table) WHERE products <= 0;

@@ -17,6 +17,7 @@ final class SQLiteCatalogSink: CatalogSink {
     var defaultRejectsPath: String { catalogName + ".rejects.csv" }
     var spillPathPrefix: String { (destination?.path ?? catalogName) + ".importing" }
     var productsBefore: Int { update?.productsBefore ?? build?.productsBefore ?? 0 }
+    var productsDeleted: Int { update?.productsDeleted ?? build?.productsDeleted ?? 0 }
     var editsReplaced: Int { build?.editsReplaced ?? 0 }
 
     func claim(mode: ImportMode) throws {
@@ -25,13 +26,13 @@ final class SQLiteCatalogSink: CatalogSink {
         self.destination = destination
     }
 
-    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int) throws {
+    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, deletingMissing: Bool) throws {
         guard let path = destination?.path else { preconditionFailure("begin before claim") }
         let names = columns.map(\.name)
         if mode == .upsert {
-            let update = try CatalogUpdate(livePath: path, maxPages: maxPages)
+            let update = try CatalogUpdate(livePath: path, rows: rows, maxPages: maxPages)
             if CatalogUpdate.writesInPlace(rows: rows, catalogProducts: update.productsBefore) {
-                try update.prepare(extraColumns: extraColumns, insertColumns: names)
+                try update.prepare(extraColumns: extraColumns, insertColumns: names, deletingMissing: deletingMissing)
                 self.update = update
                 return
             }
@@ -41,7 +42,7 @@ final class SQLiteCatalogSink: CatalogSink {
         self.build = build
         switch mode {
         case .replace: try build.createTable(extraColumns: extraColumns, insertColumns: names)
-        case .upsert: try build.prepareUpsert(extraColumns: extraColumns, insertColumns: names)
+        case .upsert: try build.prepareUpsert(extraColumns: extraColumns, insertColumns: names, deletingMissing: deletingMissing)
         }
     }
 

@@ -309,6 +309,9 @@ enum WordIndex {
             INSERT INTO \(table) (\(table), rowid, \(columnList))
               SELECT 'delete', wordRow, \(old) FROM \(rowsTable) WHERE productId = old.productId;
             """
+        // An update that leaves the words as they were (an upsert's price change) keeps the index as it is.
+        let changed = (["productId"] + columns.map(\.columnName)).map { "old.\($0) IS NOT new.\($0) COLLATE BINARY" }.joined(separator: " OR ")
+        try CatalogSchema.replaceTrigger("words_update", unlessItHas: "WHEN", connection)
         try connection.execute("""
             CREATE TRIGGER IF NOT EXISTS words_insert AFTER INSERT ON \(CatalogSchema.table) BEGIN
               INSERT INTO \(rowsTable) (wordRow, productId, titleKey)
@@ -317,7 +320,8 @@ enum WordIndex {
               INSERT INTO \(table) (rowid, \(columnList)) VALUES (last_insert_rowid(), \(new));
               INSERT OR IGNORE INTO \(pendingTable) (wordRow) VALUES (last_insert_rowid());
             END;
-            CREATE TRIGGER IF NOT EXISTS words_update AFTER UPDATE OF productId, \(columnList) ON \(CatalogSchema.table) BEGIN
+            CREATE TRIGGER IF NOT EXISTS words_update AFTER UPDATE OF productId, \(columnList) ON \(CatalogSchema.table)
+              WHEN \(changed) BEGIN
               \(forget)
               UPDATE \(rowsTable) SET productId = new.productId, titleKey = NULL WHERE productId = old.productId;
               INSERT INTO \(table) (rowid, \(columnList)) SELECT wordRow, \(new) FROM \(rowsTable) WHERE productId = new.productId;

@@ -36,6 +36,9 @@ public final class PostgresCatalogSink: CatalogSink {
     /// True while an upsert's transaction is open, between ``finish()`` and ``install()``.
     private var inTransaction = false
     public private(set) var productsBefore = 0
+    public private(set) var productsDeleted = 0
+    /// Whether the upsert deletes the products its file does not list.
+    private var deletingMissing = false
     public private(set) var editsReplaced = 0
 
     public init(location: PostgresLocation) {
@@ -87,7 +90,8 @@ public final class PostgresCatalogSink: CatalogSink {
         throw CatalogError.importRunning(path: session.location.description)
     }
 
-    public func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int) throws {
+    public func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, deletingMissing: Bool) throws {
+        self.deletingMissing = deletingMissing
         guard let session else { preconditionFailure("begin before claim") }
         let names = Set(columns.map { $0.name.lowercased() })
         let columns = columns.map { CheckedColumn(name: PostgresSchema.storedName($0.name, among: names), isInteger: $0.isInteger) }
@@ -150,8 +154,12 @@ public final class PostgresCatalogSink: CatalogSink {
             return written
         case .upsert:
             inTransaction = true
-            let (before, stored) = try blocking { try await Self.upsert(session, columns: columns, extraColumns: extraColumns) }
+            let deletingMissing = self.deletingMissing
+            let (before, deleted, stored) = try blocking {
+                try await Self.upsert(session, columns: columns, extraColumns: extraColumns, deletingMissing: deletingMissing)
+            }
             productsBefore = before
+            productsDeleted = deleted
             if Self.wordColumns(in: columns) == .some { try refoldUpsertedWords(session) }
             return stored
         }
@@ -200,8 +208,9 @@ public final class PostgresCatalogSink: CatalogSink {
     }
 
     /// Begins the upsert's transaction and merges the copied rows into the live table; returns
-    /// the products before and after.
-    private static func upsert(_ session: PostgresSession, columns: [CheckedColumn], extraColumns: [String]) async throws -> (Int, Int) {
+    /// the products before, deleted (with `deletingMissing`, those the file does not list) and after.
+    private static func upsert(_ session: PostgresSession, columns: [CheckedColumn], extraColumns: [String],
+                               deletingMissing: Bool) async throws -> (Int, Int, Int) {
         let table = PostgresSchema.table
         try await session.execute("BEGIN", doing: "begin the upsert")
         let before = try await session.scalar("SELECT count(*) FROM products", as: Int.self, doing: "count the products") ?? 0
@@ -219,8 +228,18 @@ public final class PostgresCatalogSink: CatalogSink {
             INSERT INTO \(table) (\(target.joined(separator: ", "))) SELECT \(source.joined(separator: ", ")) FROM pg_temp.\(PostgresSchema.upsertTable)
             ON CONFLICT ((\(PostgresSchema.key))) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))
             """, doing: "add and update the products")
+        var deleted = 0
+        if deletingMissing {
+            deleted = try await session.scalar(PostgresQuery(unsafeSQL: """
+                WITH gone AS (
+                  DELETE FROM \(table) p WHERE NOT EXISTS (
+                    SELECT 1 FROM pg_temp.\(PostgresSchema.upsertTable) u WHERE lower(u."productId") = lower(p."productId"))
+                  RETURNING 1)
+                SELECT count(*) FROM gone
+                """), as: Int.self, doing: "delete the products the file does not list") ?? 0
+        }
         let after = try await session.scalar("SELECT count(*) FROM products", as: Int.self, doing: "count the products") ?? 0
-        return (before, after)
+        return (before, deleted, after)
     }
 
     /// The product fields whose words the word index holds.

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import ProductCatalog
+
+/// An upsert small beside the catalog is written into the live file (``CatalogUpdate``): the
+/// file is the same file afterwards, nothing is copied, and every search structure is what a
+/// fresh import of the same products builds.
+@Suite struct UpsertInPlaceTests {
+    static let words = ["linen", "wool", "cotton", "shirt", "trousers", "jacket", "socks", "navy", "scarf", "boots"]
+    static let colors = ["Navy", "Black", "Red", ""]
+
+    /// `count` products from `first` on: words, a price and a color that depend on `variant`.
+    static func rows(_ range: Range<Int>, variant: Int) -> [String] {
+        range.map { index in
+            let title = "\(words[(index + variant) % words.count]) \(words[(index * 7 + variant) % words.count]) \(index)"
+            let price = String(format: "%d.%02d", 5 + (index + variant) % 90, (index * 13 + variant) % 100)
+            return "P-\(String(format: "%05d", index)),\(title),\(price),\(colors[(index + variant) % colors.count])"
+        }
+    }
+
+    static func csv(_ rows: [String]) -> String {
+        "productId,title,listPrice,color\n" + rows.joined(separator: "\n") + "\n"
+    }
+
+    @Test func aSmallUpsertChangesTheLiveFileAndMatchesAFreshImport() throws {
+        let live = try CatalogFixture()
+        try live.importCSV(Self.csv(Self.rows(0..<3_000, variant: 0)))
+        let before = try FileManager.default.attributesOfItem(atPath: live.databasePath)[.systemFileNumber] as? Int
+
+        // 300 changed products and 100 new ones, in no order.
+        let changes = Array((Self.rows(1_000..<1_300, variant: 5) + Self.rows(3_000..<3_100, variant: 5)).reversed())
+        var upsert = live.options
+        upsert.mode = .upsert
+        let summary = try CatalogImporter(options: upsert).run(source: MemoryByteSource(Self.csv(changes)))
+        #expect(summary.rowsInserted == 400 && summary.rowsUpdated == 300 && summary.productsInCatalog == 3_100)
+        let after = try FileManager.default.attributesOfItem(atPath: live.databasePath)[.systemFileNumber] as? Int
+        #expect(before == after, "the upsert swapped in another file instead of writing the live one")
+        #expect(!FileManager.default.fileExists(atPath: live.databasePath + ".importing"))
+        #expect(!FileManager.default.fileExists(atPath: live.databasePath + "-journal"))
+
+        let fresh = try CatalogFixture()
+        try fresh.importCSV(Self.csv(Self.rows(0..<1_000, variant: 0) + Self.rows(1_000..<1_300, variant: 5)
+                                     + Self.rows(1_300..<3_000, variant: 0) + Self.rows(3_000..<3_100, variant: 5)))
+        let updated = try ProductSearch(databasePath: live.databasePath)
+        let rebuilt = try ProductSearch(databasePath: fresh.databasePath)
+        #expect(try live.allProducts(pageSize: 500) == fresh.allProducts(pageSize: 500))
+        var navy = SearchFilters()
+        navy.colors = ["navy", ""]
+        for query in Self.words + ["lin", "sc", "trousers 1", "jacket wool", "cotten", "P-010"] {
+            for filters in [SearchFilters(), navy] {
+                let one = try updated.allPages(query: query, filters: filters, pageSize: 100)
+                let other = try rebuilt.allPages(query: query, filters: filters, pageSize: 100)
+                #expect(Set(one) == Set(other) && one.count == other.count, "\(query)")
+                #expect(try updated.countMatches(query: query, filters: filters).count == rebuilt.countMatches(query: query, filters: filters).count)
+            }
+            #expect(try updated.facets(query: query) == rebuilt.facets(query: query), "\(query)")
+        }
+        #expect(try updated.facets(query: "") == rebuilt.facets(query: ""))
+        #expect(try updated.productTypes() == rebuilt.productTypes())
+    }
+
+    @Test func theRuleWritesInPlaceUpToOneRowIn500OfTheCatalogOr2000Rows() {
+        #expect(CatalogUpdate.writesInPlace(rows: 1_000, catalogProducts: 10_000_000))
+        #expect(CatalogUpdate.writesInPlace(rows: 20_000, catalogProducts: 10_000_000))
+        #expect(!CatalogUpdate.writesInPlace(rows: 100_000, catalogProducts: 10_000_000))
+        #expect(!CatalogUpdate.writesInPlace(rows: 10_000, catalogProducts: 1_000_000))
+        #expect(CatalogUpdate.writesInPlace(rows: 2_000, catalogProducts: 500))
+        #expect(!CatalogUpdate.writesInPlace(rows: 2_001, catalogProducts: 500))
+    }
+
+    @Test func aLargeUpsertStillCopiesAndSwapsAndGivesTheSameCatalog() throws {
+        let live = try CatalogFixture()
+        try live.importCSV(Self.csv(Self.rows(0..<200, variant: 0)))
+        let before = try FileManager.default.attributesOfItem(atPath: live.databasePath)[.systemFileNumber] as? Int
+        var upsert = live.options
+        upsert.mode = .upsert
+        let summary = try CatalogImporter(options: upsert).run(source: MemoryByteSource(Self.csv(Self.rows(100..<10_500, variant: 3))))
+        #expect(summary.rowsUpdated == 100 && summary.productsInCatalog == 10_500)
+        let after = try FileManager.default.attributesOfItem(atPath: live.databasePath)[.systemFileNumber] as? Int
+        #expect(before != after, "10,400 rows into 200 products should build beside the catalog")
+        let fresh = try CatalogFixture()
+        try fresh.importCSV(Self.csv(Self.rows(0..<100, variant: 0) + Self.rows(100..<10_500, variant: 3)))
+        #expect(try live.allProducts(pageSize: 1_000) == fresh.allProducts(pageSize: 1_000))
+    }
+
+    @Test(arguments: [false, true]) func deleteMissingMakesTheCatalogEqualToTheFileInEitherWay(large: Bool) throws {
+        let live = try CatalogFixture()
+        try live.importCSV(Self.csv(Self.rows(0..<2_000, variant: 0)))
+        // The file keeps every third product (changing some), drops the rest, and adds new ones;
+        // with `large`, it adds enough to be built beside the catalog instead of in place.
+        let kept = (0..<2_000).filter { $0 % 3 == 0 }
+        let added = 2_000..<(large ? 14_000 : 2_050)
+        let file = kept.flatMap { Self.rows($0..<$0 + 1, variant: $0 % 2 == 0 ? 0 : 4) } + Self.rows(added, variant: 1)
+        var upsert = live.options
+        upsert.mode = .upsert
+        upsert.deleteMissing = true
+        let summary = try CatalogImporter(options: upsert).run(source: MemoryByteSource(Self.csv(file.reversed())))
+        #expect(summary.rowsDeleted == 2_000 - kept.count)
+        #expect(summary.rowsUpdated == kept.count && summary.productsInCatalog == kept.count + added.count)
+
+        let fresh = try CatalogFixture()
+        try fresh.importCSV(Self.csv(file))
+        #expect(try live.allProducts(pageSize: 1_000) == fresh.allProducts(pageSize: 1_000))
+        let updated = try ProductSearch(databasePath: live.databasePath)
+        let rebuilt = try ProductSearch(databasePath: fresh.databasePath)
+        for query in Self.words + ["P-0001", "navy shirt"] {
+            #expect(Set(try updated.allPages(query: query, pageSize: 500)) == Set(try rebuilt.allPages(query: query, pageSize: 500)), "\(query)")
+            #expect(try updated.facets(query: query) == rebuilt.facets(query: query), "\(query)")
+        }
+        #expect(try updated.facets(query: "") == rebuilt.facets(query: ""))
+    }
+
+    @Test func anUpsertOfRowsEqualToTheCatalogLeavesTheFileAsItWas() throws {
+        let live = try CatalogFixture()
+        try live.importCSV(Self.csv(Self.rows(0..<1_000, variant: 0)))
+        var upsert = live.options
+        upsert.mode = .upsert
+        // Once, so that anything an upgrade adds is in place; then the same rows again.
+        try CatalogImporter(options: upsert).run(source: MemoryByteSource(Self.csv(Self.rows(0..<1_000, variant: 0))))
+        let before = try Data(contentsOf: URL(fileURLWithPath: live.databasePath))
+        let summary = try CatalogImporter(options: upsert).run(source: MemoryByteSource(Self.csv(Self.rows(100..<600, variant: 0))))
+        #expect(summary.rowsUpdated == 500 && summary.productsInCatalog == 1_000)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: live.databasePath)) == before, "rows equal to the stored ones were written")
+    }
+
+}
