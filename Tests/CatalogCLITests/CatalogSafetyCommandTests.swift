@@ -72,6 +72,68 @@ import Testing
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
+    /// `kill -9` of an upsert small enough to be written into the live file, at random moments
+    /// (reading, writing, settling the words, committing): the catalog holds either none of its
+    /// changes or all of them, and the next command needs no manual step.
+    @Test func aKilledUpsertInPlaceLeavesTheCatalogBeforeOrAfterIt() throws {
+        let catalog = try CommandRunner()
+        let directory = catalog.directory
+        #expect(try catalog.run(["generate", "--rows", "40000", "--seed", "3", "--output", "old.csv"]).status == 0)
+        #expect(try catalog.run(["import", "old.csv"]).status == 0)
+        // 1,600 products spread over the catalog, each with a word added to its title.
+        let lines = try String(contentsOfFile: directory + "/old.csv", encoding: .utf8).split(separator: "\n")
+        var delta = [String(lines[0])]
+        var undo = [String(lines[0])]
+        for (index, line) in lines.dropFirst().enumerated() where index % 25 == 0 {
+            var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count > 1, !line.contains("\"") else { continue }
+            undo.append(String(line))
+            fields[1] += " Renewed"
+            delta.append(fields.joined(separator: ","))
+        }
+        try (delta.joined(separator: "\n") + "\n").write(toFile: directory + "/delta.csv", atomically: true, encoding: .utf8)
+        // The same products as they were: an upsert that takes the changes back, so that every kill lands in a real write.
+        try (undo.joined(separator: "\n") + "\n").write(toFile: directory + "/undo.csv", atomically: true, encoding: .utf8)
+        let changed = delta.count - 1
+        #expect(changed > 1_000 && changed <= 2_000)
+
+        func renewed() throws -> Int {
+            let database = try Connection(path: directory + "/catalog.sqlite", mode: .readOnly)
+            #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
+            return Int(try database.scalarInt("SELECT count(*) FROM products WHERE title LIKE '% Renewed'") ?? -1)
+        }
+        var generator = SystemRandomNumberGenerator()
+        var count = 0
+        for _ in 0..<6 {
+            let process = Process()
+            process.executableURL = CommandRunner.executable
+            process.arguments = ["import", count == 0 ? "delta.csv" : "undo.csv", "--mode", "upsert", "--quiet"]
+            process.currentDirectoryURL = URL(fileURLWithPath: directory)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32.random(in: 10_000..<330_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+
+            // The search rolls back a hot journal the kill left; the catalog is then whole.
+            let search = try catalog.run(["search", "renewed", "--limit", "1"])
+            #expect(search.status == 0, "\(search.standardError)")
+            count = try renewed()
+            #expect(count == 0 || count == changed, "\(count) of \(changed) changes survived the kill")
+            #expect(try InterruptedImportTests.checkedCount(directory + "/catalog.sqlite") == 40_000)
+        }
+        let again = try catalog.run(["import", count == 0 ? "delta.csv" : "undo.csv", "--mode", "upsert"])
+        #expect(again.status == 0, "\(again.standardError)")
+        if count == 0 { #expect(try renewed() == changed) } else { #expect(try renewed() == 0) }
+        if count != 0 { _ = try catalog.run(["import", "delta.csv", "--mode", "upsert"]) }
+        #expect(try renewed() == changed)
+        let words = try catalog.run(["search", "renewed", "--json", "--limit", "1000"])
+        #expect(words.standardOutput.components(separatedBy: "\"productId\"").count - 1 == 1_000)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains("-journal") || $0.contains(".importing") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
     /// `kill -9` of `catalog serve` while it saves edits: the next server starts and answers.
     @Test func aServerKilledDuringEditsLeavesACatalogTheNextServerOpens() async throws {
         let catalog = try CommandRunner()
