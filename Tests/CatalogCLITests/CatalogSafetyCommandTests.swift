@@ -50,16 +50,8 @@ import Testing
         #expect(try catalog.run(["import", "old.csv"]).status == 0)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<4 {
-            let process = Process()
-            process.executableURL = CommandRunner.executable
-            process.arguments = ["import", "new.csv", "--mode", "upsert", "--quiet", "--sort-memory", "2"]
-            process.currentDirectoryURL = URL(fileURLWithPath: directory)
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(UInt32.random(in: 0..<400_000, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try Self.run(["import", "new.csv", "--mode", "upsert", "--quiet", "--sort-memory", "2"], in: directory,
+                         killedAfter: UInt32.random(in: 0..<400_000, using: &generator))
 
             let search = try catalog.run(["search", "", "--limit", "1"])
             #expect(search.status == 0, "\(search.standardError)")
@@ -105,16 +97,8 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         var count = 0
         for _ in 0..<6 {
-            let process = Process()
-            process.executableURL = CommandRunner.executable
-            process.arguments = ["import", count == 0 ? "delta.csv" : "undo.csv", "--mode", "upsert", "--quiet"]
-            process.currentDirectoryURL = URL(fileURLWithPath: directory)
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(UInt32.random(in: 10_000..<330_000, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try Self.run(["import", count == 0 ? "delta.csv" : "undo.csv", "--mode", "upsert", "--quiet"], in: directory,
+                         killedAfter: UInt32.random(in: 10_000..<330_000, using: &generator))
 
             // The search rolls back a hot journal the kill left; the catalog is then whole.
             let search = try catalog.run(["search", "renewed", "--limit", "1"])
@@ -167,6 +151,20 @@ import Testing
         #expect(status == 200)
         kill(last.process.processIdentifier, SIGTERM)
         last.process.waitUntilExit()
+    }
+
+    /// Runs `catalog arguments…` in `directory` and sends it SIGKILL after `microseconds` (if it is still running).
+    static func run(_ arguments: [String], in directory: String, killedAfter microseconds: UInt32) throws {
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(microseconds)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 }
 

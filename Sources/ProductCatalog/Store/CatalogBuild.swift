@@ -19,10 +19,10 @@ final class CatalogBuild {
     let copyingLive: Bool
     private var connection: Connection?
     private var inserter: BatchInserter?
-    /// The upsert's deletes of the products its file does not list, when asked.
-    private var missing: MissingProducts?
-    /// Products an upsert deleted because its file did not list them.
-    var productsDeleted: Int { missing?.deleted ?? 0 }
+    /// An upsert's writes; nil for a replacement, which ``inserter`` writes.
+    private var upsert: UpsertWriter?
+    /// Products an upsert deleted because its file did not list them; final after ``finish()``.
+    private(set) var productsDeleted = 0
     /// Products the catalog held before an upsert; 0 for a replacement.
     private(set) var productsBefore = 0
     /// Products added, edited or deleted by hand since the previous import, which a replacement discards.
@@ -79,8 +79,8 @@ final class CatalogBuild {
         }
     }
 
-    /// Prepares the copy for an upsert (see ``BatchInserter/upsert(into:extraColumns:insertColumns:)``)
-    /// and, with `deletingMissing`, the deletes of the products the file does not list.
+    /// Prepares the copy for an upsert (see ``UpsertWriter``); with `deletingMissing` it also
+    /// deletes the products the file does not list.
     ///
     /// Products in the file replace those with the same productId (only the columns the file
     /// has); new ones are added; others stay, or go with `deletingMissing`.
@@ -89,16 +89,15 @@ final class CatalogBuild {
         try database {
             try connection.begin(.deferred)
             productsBefore = try CatalogUpdate.productCount(connection)
-            inserter = try BatchInserter.upsert(into: connection, extraColumns: extraColumns, insertColumns: insertColumns)
-            if deletingMissing { missing = try MissingProducts(connection: connection) }
+            upsert = try UpsertWriter(connection: connection, extraColumns: extraColumns, insertColumns: insertColumns,
+                                      deletingMissing: deletingMissing)
         }
     }
 
     /// Writes rows sorted by productId; `parameters` says how each slot of a row is bound.
     func insert(_ rows: RowBatch, parameters: UnsafeBufferPointer<EncodedRow.Parameter>) throws {
         try database {
-            try missing?.pass(rows)
-            try inserter?.insert(rows, parameters: parameters)
+            if let upsert { try upsert.write(rows, parameters: parameters) } else { try inserter?.insert(rows, parameters: parameters) }
         }
     }
 
@@ -116,7 +115,9 @@ final class CatalogBuild {
     func finish() throws -> Int {
         guard let connection else { return 0 }
         return try database {
-            try missing?.finish()
+            try upsert?.finish()
+            productsDeleted = upsert?.deleted ?? 0
+            upsert = nil
             try indexWords(connection)
             if wordColumns != nil { try WordIndex.finishIndex(connection) }
             try CatalogSchema.upgrade(connection)
@@ -161,6 +162,7 @@ final class CatalogBuild {
     /// Deletes the build file and its journal, leaving the live catalog as it was.
     func abandon() {
         inserter = nil
+        upsert = nil
         connection = nil
         try? removeBuildFiles()
     }

@@ -11,8 +11,7 @@
 final class CatalogUpdate {
     let livePath: String
     private var connection: Connection?
-    private var inserter: BatchInserter?
-    private var missing: MissingProducts?
+    private var writer: UpsertWriter?
     /// Products the catalog held before the upsert.
     private(set) var productsBefore = 0
 
@@ -64,33 +63,31 @@ final class CatalogUpdate {
         rows <= max(2_000, catalogProducts / 500)
     }
 
-    /// Readies the upsert's inserts (see ``BatchInserter/upsert(into:extraColumns:insertColumns:)``)
-    /// and, with `deletingMissing`, the deletes of the products the file does not list.
+    /// Readies the upsert's writes (see ``UpsertWriter``); with `deletingMissing` it also deletes
+    /// the products the file does not list.
     func prepare(extraColumns: [String], insertColumns: [String], deletingMissing: Bool) throws {
         guard let connection else { return }
         try database {
-            inserter = try BatchInserter.upsert(into: connection, extraColumns: extraColumns, insertColumns: insertColumns)
-            if deletingMissing { missing = try MissingProducts(connection: connection) }
+            writer = try UpsertWriter(connection: connection, extraColumns: extraColumns, insertColumns: insertColumns,
+                                      deletingMissing: deletingMissing)
         }
     }
 
     /// Writes rows sorted by productId; `parameters` says how each slot of a row is bound.
     func insert(_ rows: RowBatch, parameters: UnsafeBufferPointer<EncodedRow.Parameter>) throws {
-        try database {
-            try missing?.pass(rows)
-            try inserter?.insert(rows, parameters: parameters)
-        }
+        try database { try writer?.write(rows, parameters: parameters) }
     }
 
-    /// Products the file did not list, deleted (0 unless asked).
-    var productsDeleted: Int { missing?.deleted ?? 0 }
+    /// Products the file did not list, deleted (0 unless asked); final after ``finish()``.
+    private(set) var productsDeleted = 0
 
     /// Settles the word index and returns how many products the catalog will hold; the commit is ``install()``'s.
     func finish() throws -> Int {
         guard let connection else { return 0 }
         return try database {
-            inserter = nil
-            try missing?.finish()
+            try writer?.finish()
+            productsDeleted = writer?.deleted ?? 0
+            writer = nil
             try WordIndex.settlePending(connection)
             return try Self.productCount(connection)
         }
@@ -105,7 +102,7 @@ final class CatalogUpdate {
 
     /// Rolls back whatever was written, leaving the catalog as it was.
     func abandon() {
-        inserter = nil
+        writer = nil
         try? connection?.rollback()
         connection = nil
     }
