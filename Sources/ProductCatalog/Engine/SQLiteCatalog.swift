@@ -3,8 +3,9 @@ import Foundation
 /// A catalog file as an engine: reading connections and an editor, each on a queue of its own.
 ///
 /// Searches run on serial queues (one per core, at most four) with read-only connections, edits on
-/// another with the editor, so a search never waits behind an edit that waits for a lock (imports
-/// never lock the live file for long: they build beside it). An import renames a new file over the
+/// another with the editor, so a search never waits behind an edit that waits for a lock (a
+/// replacing import builds beside the live file; a small upsert writes into it, and searches read
+/// the catalog as it was until its commit, see ``CatalogUpdate``). An import renames a new file over the
 /// catalog, and a connection keeps reading the file it opened. So before each request each reader
 /// compares the identity (device and inode) of the file at the path with the one its connection
 /// opened, and reopens when they differ: requests see the old catalog until the swap and the new
