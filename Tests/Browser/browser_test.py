@@ -35,6 +35,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -143,7 +144,9 @@ class BrowserTest:
 
     def wait(self, condition, message, seconds=WAIT_SECONDS):
         try:
-            return WebDriverWait(self.driver, seconds, poll_frequency=0.05).until(lambda driver: condition())
+            # A condition that met an element the page has since drawn again is asked again.
+            return WebDriverWait(self.driver, seconds, poll_frequency=0.05,
+                                 ignored_exceptions=[StaleElementReferenceException]).until(lambda driver: condition())
         except Exception:
             raise AssertionError(f"{message} (waited {seconds} s)") from None
 
@@ -893,10 +896,19 @@ class BrowserTest:
         self.wait(lambda: self.element("count").text == "10,000 products in the catalog" or "10,00" in self.element("count").text,
                   "the list did not return to the catalog")
         self.wait(lambda: len(self.row_ids()) >= 20, "the list did not load")
+        self.wait(lambda: self.element("loading").get_attribute("hidden") is not None, "a page is still loading")
         self.starred = self.row_ids()[5]
-        star = self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{self.starred}"] button.star')
-        self.driver.execute_script("arguments[0].focus()", star)
-        star.send_keys(Keys.ENTER)
+        # The list may be drawn again between finding the star and pressing it (a late answer
+        # redraws the rows): a key sent to the old button never arrived, so it is sent to the new one.
+        for attempt in range(3):
+            try:
+                star = self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{self.starred}"] button.star')
+                self.driver.execute_script("arguments[0].focus()", star)
+                star.send_keys(Keys.ENTER)
+                break
+            except StaleElementReferenceException:
+                if attempt == 2:
+                    raise
         self.wait(lambda: self.row_ids()[:1] == [self.starred], f"the starred product is not first; saw {self.row_ids()[:3]}")
         self.wait(lambda: self.driver.execute_script(
             "return document.activeElement.matches('button.star') && document.activeElement.dataset.star === arguments[0]", self.starred),
@@ -907,8 +919,8 @@ class BrowserTest:
         assert [product["productId"] for product in favorites] == [self.starred], f"the server's favorites are {favorites}"
         self.type_in_search(self.starred.lower())
         self.wait(lambda: self.row_ids()[:1] == [self.starred], "searching did not find the starred product")
-        pressed = self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{self.starred}"] button.star').get_attribute("aria-pressed")
-        assert pressed == "true", "the search result is not marked as starred"
+        self.wait(lambda: self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{self.starred}"] button.star')
+                  .get_attribute("aria-pressed") == "true", "the search result is not marked as starred")
 
     def import_errors(self):
         """A picture and an empty file are named for what they are, in the page's words."""
