@@ -123,4 +123,56 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: live.databasePath)) == before, "rows equal to the stored ones were written")
     }
 
+
+    @Test func aSearchDuringTheUpsertSeesTheCatalogAsItWasUntilTheCommit() throws {
+        let live = try CatalogFixture()
+        try live.importCSV(Self.csv(Self.rows(0..<3_000, variant: 0)))
+        // Every tenth product with a word added to its title.
+        let changes = Self.rows(0..<3_000, variant: 0).enumerated().filter { $0.offset % 10 == 0 }.map { _, row in
+            var fields = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            fields[1] += " Renewed"
+            return fields.joined(separator: ",")
+        }
+        var upsert = live.options
+        upsert.mode = .upsert
+        let sink = SearchingSink(SQLiteCatalogSink(databasePath: live.databasePath)) {
+            try ProductSearch(databasePath: live.databasePath).allPages(query: "renewed", pageSize: 100)
+        }
+        try CatalogImporter(options: upsert).run(source: MemoryByteSource(Self.csv(changes)), into: sink)
+        #expect(sink.seenBeforeCommit == [], "a search saw the upsert before its commit")
+        #expect(try ProductSearch(databasePath: live.databasePath).allPages(query: "renewed", pageSize: 100).count == changes.count)
+    }
+}
+
+/// A sink that runs `search` on the catalog after everything is written and before the commit.
+private final class SearchingSink: CatalogSink {
+    let inner: any CatalogSink
+    let search: () throws -> [String]
+    private(set) var seenBeforeCommit: [String]?
+
+    init(_ inner: any CatalogSink, search: @escaping () throws -> [String]) {
+        self.inner = inner
+        self.search = search
+    }
+
+    var catalogName: String { inner.catalogName }
+    var defaultRejectsPath: String { inner.defaultRejectsPath }
+    var spillPathPrefix: String { inner.spillPathPrefix }
+    var productsBefore: Int { inner.productsBefore }
+    var productsDeleted: Int { inner.productsDeleted }
+    var editsReplaced: Int { inner.editsReplaced }
+    func claim(mode: ImportMode) throws { try inner.claim(mode: mode) }
+    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, deletingMissing: Bool) throws {
+        try inner.begin(mode: mode, columns: columns, extraColumns: extraColumns, rows: rows, deletingMissing: deletingMissing)
+    }
+    func write(_ rows: CheckedRows) throws { try inner.write(rows) }
+    func commitAndContinue() throws { try inner.commitAndContinue() }
+    func finish() throws -> Int { try inner.finish() }
+    func install() throws {
+        seenBeforeCommit = try search()
+        try inner.install()
+    }
+    func abandon() { inner.abandon() }
+    func release() { inner.release() }
+
 }
