@@ -74,9 +74,10 @@ public actor ImportCoordinator {
         try? FileManager.default.removeItem(atPath: uploadPath(for: id))
     }
 
-    /// Starts importing the uploaded file of import `id`.
-    func start(_ id: Int, mode: ImportMode = .replace) -> ImportRecord? {
+    /// Starts importing the uploaded file of import `id`; an upsert `deletingMissing` deletes the products the file does not list.
+    func start(_ id: Int, mode: ImportMode = .replace, deletingMissing: Bool = false) -> ImportRecord? {
         var options = ImportOptions(databasePath: databasePath, mode: mode)
+        options.deleteMissing = deletingMissing
         options.rejectsPath = rejectsPath(for: id)
         options.progressInterval = progressInterval
         let importer = CatalogImporter(options: options)

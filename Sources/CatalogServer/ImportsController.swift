@@ -19,7 +19,8 @@ struct ImportsController<Context: RequestContext> {
         return routes
     }
 
-    /// `POST ?mode=replace|upsert` with the CSV as the body: 202 and the import's record.
+    /// `POST ?mode=replace|upsert[&deleteMissing=true]` with the CSV as the body: 202 and the
+    /// import's record. `deleteMissing` (upsert only) deletes the products the file does not list.
     ///
     /// 409 while another import runs, 413 past the size limit, 415 unless the body is labelled
     /// as CSV (`text/csv`), which other web sites cannot send without the server's consent.
@@ -31,6 +32,16 @@ struct ImportsController<Context: RequestContext> {
         case "upsert": mode = .upsert
         default: throw APIError(.badRequest, "mode is replace (the file becomes the catalog) or upsert (the file's products are added or updated).",
                                 fields: ["mode": "Use replace or upsert."])
+        }
+        let deleteMissing: Bool
+        switch FormQuery(request.uri.query)["deleteMissing"] {
+        case nil, "", "false": deleteMissing = false
+        case "true" where mode == .upsert: deleteMissing = true
+        case "true":
+            throw APIError(.badRequest, "deleteMissing needs mode=upsert: a replacing import already makes the catalog equal to the file.",
+                           fields: ["deleteMissing": "Leave it out, or send mode=upsert with it."])
+        default:
+            throw APIError(.badRequest, "deleteMissing is true or false.", fields: ["deleteMissing": "Use true or false."])
         }
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > maxUploadBytes {
             throw UploadFile.tooLarge(limit: maxUploadBytes)
@@ -46,7 +57,7 @@ struct ImportsController<Context: RequestContext> {
             await imports.abandonUpload(id)
             throw error
         }
-        guard let record = await imports.start(id, mode: mode) else { throw APIError(.internalServerError, "Import \(id) vanished before it started.") }
+        guard let record = await imports.start(id, mode: mode, deletingMissing: deleteMissing) else { throw APIError(.internalServerError, "Import \(id) vanished before it started.") }
         return JSONResponse.response(record.jsonValue, status: .accepted, headers: [.location: "/api/imports/\(id)"])
     }
 

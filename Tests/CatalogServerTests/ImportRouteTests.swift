@@ -113,6 +113,27 @@ import Testing
         }
     }
 
+    @Test func anUpsertWithDeleteMissingLeavesExactlyTheFilesProducts() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 10))
+        try await fixture.application().test(.router) { client in
+            let refused = try await client.execute(uri: "/api/imports?deleteMissing=true", method: .post, headers: csvUpload,
+                                                   body: ByteBuffer(string: productsCSV(prefix: "P", count: 2)))
+            #expect(refused.status == .badRequest)
+            let delta = "productId,title,listPrice\nP-003,Changed,1.00\nQ-1,New,2.00\n"
+            let accepted = try await client.execute(uri: "/api/imports?mode=upsert&deleteMissing=true", method: .post, headers: csvUpload,
+                                                    body: ByteBuffer(string: delta))
+            #expect(accepted.status == .accepted)
+            let events = try ServerSentEvent.parse(try await client.execute(uri: "/api/imports/1/events", method: .get).text)
+            let finished = try #require(events.last)
+            #expect(finished.name == "finished", "\(finished.data)")
+            #expect(finished.data["rowsDeleted"] as? Int == 9 && finished.data["rowsUpdated"] as? Int == 1)
+            let list = try await client.execute(uri: "/api/products", method: .get)
+            #expect(try list.productIds() == ["P-003", "Q-1"])
+        }
+    }
+
     @Test func anEmptyUploadIsABadRequest() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
