@@ -3,16 +3,17 @@
 /// The job's length is predicted from what has been measured so far: while reading, from the
 /// share of the input's bytes read, with writing (the rows, their places in the word index and
 /// their words) taken to cost ``writeCostPerRead`` times reading per row and finishing
-/// ``finishShare`` of both (measured in release builds on 1,000,000 rows: a generated sample-style
-/// file 0.44 s reading, 3.66 s writing, 1.14 s finishing; one with a realistic vocabulary 0.79 s,
-/// 11.6 s, 3.6 s); while writing, from
+/// ``finishShare`` of both (measured in release builds on 1,000,000 rows, with the word index's
+/// three-letter prefixes, term lists and sort indexes built at the end: a generated sample-style
+/// file 0.41 s reading, 3.9 s writing, 4.1 s finishing; one with a realistic vocabulary 0.86 s,
+/// 12.9 s, 6.5 s, so finishing is 0.95 and 0.47 of the rest; `Benchmarks/progress.sh`); while writing, from
 /// the real reading time and the rate of writing so far. The fraction is the time spent over the predicted length, so it tracks
 /// elapsed time, and it is held from going back when a prediction shrinks.
 struct ProgressEstimate {
     /// Writing a row costs about this many times reading it.
     static let writeCostPerRead = 10.0
     /// Making the new catalog durable and swapping it in, as a share of reading and writing.
-    static let finishShare = 0.2
+    static let finishShare = 0.6
     /// Seconds of a phase before its own rate is trusted over the prior.
     static let settling = 0.05
 
