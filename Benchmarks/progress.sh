@@ -29,13 +29,8 @@ build_catalog "" now
 
 cd "$work"
 csv="$vocabulary-$rows.csv"
-if [ ! -f "$csv" ]; then
-    if [ "$vocabulary" = realistic ]; then
-        ./catalog-now generate --rows "$rows" --seed 9 --vocabulary realistic --output "$csv"
-    else
-        ./catalog-now generate --rows "$rows" --seed 9 --output "$csv"
-    fi
-fi
+# "plain" is the generator's default vocabulary, `sample`.
+[ -f "$csv" ] || ./catalog-now generate --rows "$rows" --seed 9 --vocabulary "${vocabulary/plain/sample}" --output "$csv"
 rm -f progress.sqlite
 ./catalog-now import "$csv" --db progress.sqlite --json > progress.jsonl
 python3 - progress.jsonl <<'PY'

@@ -37,13 +37,8 @@ if [ -n "$before" ]; then build_catalog "$before" before; builds=(before now); f
 
 cd "$work"
 csv="$vocabulary-$rows.csv"
-if [ ! -f "$csv" ]; then
-    if [ "$vocabulary" = realistic ]; then
-        ./catalog-now generate --rows "$rows" --seed 21 --vocabulary realistic --output "$csv"
-    else
-        ./catalog-now generate --rows "$rows" --seed 21 --output "$csv"
-    fi
-fi
+# "plain" is the generator's default vocabulary, `sample`.
+[ -f "$csv" ] || ./catalog-now generate --rows "$rows" --seed 21 --vocabulary "${vocabulary/plain/sample}" --output "$csv"
 base="base-$vocabulary-$rows.sqlite"
 [ -f "$base" ] || ./catalog-now import "$csv" --db "$base" --quiet > /dev/null
 
