@@ -141,7 +141,10 @@ enum FileSystem {
         guard let listing = opendir(folder) else { return }
         var leftovers: [String] = []
         while let entry = readdir(listing) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            // Read in place: readdir's entry may end before the full `d_name` array, and copying
+            // that whole array read past a mapped page now and then.
+            let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+            let name = String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
             let number = name.dropFirst(stem.count)
             if name.hasPrefix(stem), !number.isEmpty, number.allSatisfy({ $0 >= "0" && $0 <= "9" }) { leftovers.append(name) }
         }
