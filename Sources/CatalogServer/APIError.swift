@@ -120,9 +120,6 @@ extension APIError {
             self.init(.internalServerError, "The database server could not \(doing) (\(Self.short(message))); nothing was changed. Try again; if it keeps failing, see the server's output.")
         case .keptChanging:
             self = .busy("The catalog file is being replaced again and again; try again in a moment.")
-        case .unsupportedSort(let sort):
-            self.init(.badRequest, "This catalog lists matches in productId order only; sorting by \(sort.rawValue) needs a catalog file.",
-                      fields: ["sort": "Leave out sort for this catalog."])
         case .unreadable:
             self.init(.internalServerError, "The server's --db is not a catalog it can read; see the server's output.")
         }

@@ -28,7 +28,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as EngineError:
             switch error {
             case .unreachable, .serverFailed, .unreadable: logger.error("\(request.method) \(request.uri.path) failed: \(error)")
-            case .noCatalog, .keptChanging, .unsupportedSort: break
+            case .noCatalog, .keptChanging: break
             }
             return APIError(error)
         case let error as CatalogError:

@@ -27,7 +27,7 @@ struct Catalog: AsyncParsableCommand {
         } catch {
             if let message = commandMessage(for: error) {
                 Terminal.standardError.write("Error: " + message + "\n")
-                exit(withError: ExitCode((error as? EngineError)?.isCommandLineMistake == true ? 2 : 1))
+                exit(withError: ExitCode(1))
             }
             let code = exitCode(for: error)
             if code == .validationFailure {

@@ -12,15 +12,8 @@ extension EngineError {
             "\(catalog): the server could not \(doing) (\(message)); nothing was changed. Try again."
         case .keptChanging(let catalog):
             "\(catalog) was replaced again and again while it was being opened; try again when the imports into it have finished."
-        case .unsupportedSort:
-            "--sort needs a catalog file: a catalog on PostgreSQL lists matches in productId order."
         case .unreadable(_, let reason):
             reason
         }
-    }
-
-    /// A request the options could never satisfy (exit status 2), rather than a failure of the work (1).
-    var isCommandLineMistake: Bool {
-        if case .unsupportedSort = self { true } else { false }
     }
 }

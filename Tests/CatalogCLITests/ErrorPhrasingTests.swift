@@ -39,7 +39,6 @@ import Testing
         (EngineError.unreachable(catalog: "postgres://h/db", reason: "refused"), ["cannot connect", "refused", "--db"]),
         (EngineError.serverFailed(catalog: "postgres://h/db", doing: "add the product", message: "deadlock"), ["could not add the product", "deadlock"]),
         (EngineError.keptChanging(catalog: "c.sqlite"), ["again and again"]),
-        (EngineError.unsupportedSort(.price), ["--sort needs a catalog file"]),
         (EngineError.unreadable(catalog: "postgres://h/db", reason: "the table is not a catalog"), ["the table is not a catalog"]),
     ]
 

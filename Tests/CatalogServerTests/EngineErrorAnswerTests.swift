@@ -14,7 +14,6 @@ import Testing
         (.serverFailed(catalog: catalog, doing: "update the product", message: "deadlock detected"), .internalServerError,
          "could not update the product (deadlock detected); nothing was changed"),
         (.keptChanging(catalog: catalog), .serviceUnavailable, "replaced again and again"),
-        (.unsupportedSort(.price), .badRequest, "sorting by price needs a catalog file"),
         (.unreadable(catalog: catalog, reason: "the table products is not a catalog"), .internalServerError, "not a catalog it can read"),
     ]
 
@@ -29,6 +28,5 @@ import Testing
     @Test func aRetryIsSuggestedWhenWaitingHelps() {
         #expect(APIError(EngineError.unreachable(catalog: Self.catalog, reason: "refused")).headers[.retryAfter] == "5")
         #expect(APIError(EngineError.keptChanging(catalog: Self.catalog)).headers[.retryAfter] == "1")
-        #expect(APIError(EngineError.unsupportedSort(.title)).fields["sort"] != nil)
     }
 }

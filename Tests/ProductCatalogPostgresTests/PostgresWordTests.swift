@@ -61,8 +61,8 @@ import Testing
     }
 
     @Test func wordsThatNeedQuotingStayWhole() throws {
-        #expect(PostgresSchema.tsvector(["b", "a'b", #"c\d"#, "a'b", String(repeating: "x", count: PostgresSchema.longestWord + 1)])
-            == #"'a''b' 'b' 'c\\d'"#)
+        #expect(PostgresSchema.tsvector(title: ["b", "a'b", #"c\d"#, "a'b", String(repeating: "x", count: PostgresSchema.longestWord + 1)], other: ["b"])
+            == #"'a''b':1A 'b':1A 'c\\d':1A 'b':2B"#)
         var buffer: [UInt8] = []
         #"it's\a"#.utf8.withContiguousStorageIfAvailable { CopyTextEncoder.appendLexeme(UnsafeRawBufferPointer($0), to: &buffer) }
         #expect(String(decoding: buffer, as: UTF8.self) == #"it''s\\\\a"#)
@@ -73,7 +73,7 @@ import Testing
         let file = try folder.write("feed.csv", "productId,title\nA,Blue Mug\n")
         try await PostgresTestServer.withCatalog { location in
             try await PostgresTestServer.createTable(
-                "products (\"productId\" text COLLATE \"C\" NOT NULL, title text)", comment: PostgresSchema.earlierMarker, at: location)
+                "products (\"productId\" text COLLATE \"C\" NOT NULL, title text)", comment: "ProductCatalog products, layout 2", at: location)
             let error = await #expect(throws: PostgresCatalogError.self) { try await PostgresProductSearch.open(location) }
             #expect(error?.description.contains("Import the feed again") == true)
             var upsert = ImportOptions()

@@ -1,5 +1,5 @@
 /// What only an engine can report: the catalog's server is away, a file keeps changing under
-/// the reader, or a search the engine does not offer. Each interface says it in its own words.
+/// the reader, or what it holds is no catalog. Each interface says it in its own words.
 public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// There is no catalog yet at `catalog`.
     case noCatalog(catalog: String)
@@ -9,8 +9,6 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case serverFailed(catalog: String, doing: String, message: String)
     /// The catalog file was replaced again and again while it was being opened.
     case keptChanging(catalog: String)
-    /// The engine lists matches in its own order only; it cannot sort by `sort`.
-    case unsupportedSort(SearchSort)
     /// `catalog` exists but cannot be read as a catalog: `reason` says why.
     case unreadable(catalog: String, reason: String)
 
@@ -20,7 +18,6 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreachable(let catalog, let reason): "\(catalog) cannot be reached (\(reason))"
         case .serverFailed(let catalog, let doing, let message): "\(catalog): the server could not \(doing) (\(message)); nothing was changed"
         case .keptChanging(let catalog): "\(catalog) was replaced again and again while being opened"
-        case .unsupportedSort(let sort): "this engine lists matches in productId order only; it cannot sort by \(sort.rawValue)"
         case .unreadable(let catalog, let reason): "\(catalog): \(reason)"
         }
     }

@@ -55,18 +55,31 @@ extension FacetCounts {
     }
 }
 
+extension FacetCounts {
+    /// The counts of every product of a catalog, from each field's values (in the order of
+    /// ``fields``) with the products having each, an empty or nil value for those without one.
+    public init(totals: [[(value: String?, products: Int)]], top: Int = 10) {
+        var tallies = Array(repeating: FacetTally(), count: Self.fields.count)
+        for (index, values) in totals.prefix(tallies.count).enumerated() {
+            for (value, products) in values { tallies[index].add(value, count: products) }
+        }
+        let counted = totals.first?.reduce(0) { $0 + $1.products } ?? 0
+        self.init(facets: zip(Self.fields, tallies).map { $1.facet($0, top: top) }, counted: counted, isComplete: true)
+    }
+}
+
 /// Tallies the values of one field, grouped ignoring ASCII case.
 struct FacetTally {
     private var counts: [String: (spelling: String, count: Int)] = [:]
     private var withoutValue = 0
 
-    mutating func add(_ value: String?) {
+    mutating func add(_ value: String?, count: Int = 1) {
         guard let value, !value.isEmpty else {
-            withoutValue += 1
+            withoutValue += count
             return
         }
         let key = String(decoding: value.utf8.map(ProductIdOrder.fold), as: UTF8.self)
-        counts[key, default: (value, 0)].count += 1
+        counts[key, default: (value, 0)].count += count
     }
 
     /// The `top` most common values and what is left.

@@ -15,9 +15,6 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
     public var lastWordTier: Int?
     /// Where the previous page of a sorted search ended (see ``SearchSort``).
     public var sortPosition: SortPosition?
-    /// The productId of the previous page's last word match, for a catalog whose word matches
-    /// come in productId order (on PostgreSQL).
-    public var lastWordMatchId: String?
 
     public init(after productId: String) {
         lastProductId = productId
@@ -43,10 +40,9 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
         return ProductSearch.WordPosition(tier: lastWordTier.flatMap(WordTier.init(rawValue:)) ?? .exactTitle, row: lastWordRow)
     }
 
-    /// A cursor after the word match with `productId`, where word matches come in productId order.
-    public init(afterWordMatch productId: String) {
-        lastProductId = ""
-        lastWordMatchId = productId
+    /// The tier and word row of the previous page's last word match, when it ended among them.
+    public var wordMatch: (tier: WordTier, row: Int64)? {
+        wordPosition.map { ($0.tier, $0.row) }
     }
 
     /// Reads a cursor produced by ``description``; nil when `text` is not one.
@@ -72,8 +68,6 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
             default: return nil
             }
             self.init(after: SortPosition(sort: sort, value: value, productId: productId))
-        } else if key.hasPrefix(Self.wordIdMarker) {
-            self.init(afterWordMatch: String(key.dropFirst(Self.wordIdMarker.count)))
         } else if key.hasPrefix(Self.wordMarker) {
             let parts = key.dropFirst(Self.wordMarker.count).split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 2, let tier = Int(parts[0]).flatMap(WordTier.init(rawValue:)),
@@ -87,7 +81,6 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
     /// The opaque text to hand back for the next page.
     public var description: String {
         let key = lastWordRow.map { Self.wordMarker + String(lastWordTier ?? WordTier.exactTitle.rawValue) + "." + String($0) }
-            ?? lastWordMatchId.map { Self.wordIdMarker + $0 }
             ?? sortPosition.map { position in
                 let value = switch position.value {
                 case .number(let number)?: "n\u{1}\(number)"
@@ -104,6 +97,5 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static let wordMarker = "\u{0}w"
-    private static let wordIdMarker = "\u{0}i"
     private static let sortMarker = "\u{0}s"
 }

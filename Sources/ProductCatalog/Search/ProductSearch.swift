@@ -35,7 +35,7 @@ public final class ProductSearch {
     /// The term list in memory, read at the first typo search.
     private var dictionary: TermDictionary?
     /// Near terms already found, by word, allowance and kind: typing repeats the earlier words.
-    private var nearFound: [String: [TermDictionary.Near]] = [:]
+    private var nearFound: [String: [NearTerm]] = [:]
     /// Candidate counts already made by plans, by expression and limit: the page and the count
     /// of a keystroke make the same plan. (A count gone stale only makes a plan slower.)
     private var candidatesCounted: [String: Int] = [:]
@@ -203,7 +203,7 @@ public final class ProductSearch {
     }
 
     /// The terms (or starts of terms) within `allowance` edits of the folded `word`.
-    func nearTerms(_ word: String, within allowance: Int, asPrefix: Bool) throws -> [TermDictionary.Near] {
+    func nearTerms(_ word: String, within allowance: Int, asPrefix: Bool) throws -> [NearTerm] {
         let dictionary = try currentDictionary()
         let key = "\(asPrefix ? "p" : "w")\(allowance)\u{0}" + word
         if let found = nearFound[key] { return found }

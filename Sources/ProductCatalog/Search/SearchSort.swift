@@ -32,4 +32,10 @@ public struct SortPosition: Sendable, Hashable {
         case number(Int64)
         case text(String)
     }
+
+    public init(sort: SearchSort, value: SortValue?, productId: String) {
+        self.sort = sort
+        self.value = value
+        self.productId = productId
+    }
 }

@@ -63,7 +63,14 @@ extension ProductSearch {
     }
 
     func highlights(of product: Product, plan: WordPlan) throws -> Highlights {
-        let tokenizer = try wordTokenizer
+        try plan.highlights(of: product, tokenizer: try wordTokenizer)
+    }
+}
+
+extension WordPlan {
+    /// Where `product`'s title, brand and type hold this plan's words, cut into words by `tokenizer`.
+    func highlights(of product: Product, tokenizer: WordTokenizer) throws -> Highlights {
+        let plan = self
         let words = plan.words.map { Array($0.folded.utf8) }
         let last = plan.words.count - 1
         // Near words: whole terms for all but the last, starts of terms for the last.

@@ -1,3 +1,11 @@
+/// A term or start of terms found near a misspelt word, and how far from it (see ``WordPlan``).
+public struct NearTerm: Hashable, Sendable {
+    /// The folded term; for the last word of a query, the start that every matching term begins with.
+    public var text: String
+    /// The edits between it and the word: insertions, deletions, substitutions and swaps of neighbours.
+    public var distance: Int
+}
+
 /// The word index's terms in memory, sorted byte by byte, for finding the terms near a misspelt word.
 ///
 /// The sorted list is a trie in disguise: the terms that start with a prefix are one range of it,
@@ -7,7 +15,7 @@
 /// leaves a branch as soon as every entry of the row passes the allowance. A million terms take
 /// about 10 MB; a search loads them once, and again only when a write added terms
 /// (``WordIndex/termsVersion(_:)``).
-final class TermDictionary {
+final class TermDictionary: Sendable {
     /// The terms' bytes, one after another.
     private let bytes: [UInt8]
     /// Where each term starts in ``bytes``, and one past the last.
@@ -18,7 +26,7 @@ final class TermDictionary {
     let version: Int64
 
     /// Reads every term of the catalog's list.
-    init(connection: Connection, version: Int64) throws {
+    convenience init(connection: Connection, version: Int64) throws {
         var bytes: [UInt8] = []
         var starts: [Int32] = [0]
         let statement = try connection.prepare("SELECT term FROM \(WordIndex.termsTable) ORDER BY term")
@@ -26,21 +34,38 @@ final class TermDictionary {
             statement.withBytes(at: 0) { bytes.append(contentsOf: $0) }
             starts.append(Int32(bytes.count))
         }
+        self.init(bytes: bytes, starts: starts, version: version)
+    }
+
+    /// The terms whose UTF-8 bytes follow one another in `bytes`, each starting at its entry of
+    /// `starts` (which ends with `bytes.count`), sorted byte by byte.
+    init(bytes: [UInt8], starts: [Int32], version: Int64) {
         self.bytes = bytes
         self.starts = starts
         longest = zip(starts, starts.dropFirst()).map { Int($1 - $0) }.max() ?? 0
         self.version = version
     }
 
+    /// The bytes of term `index`.
+    func withTerm<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[Int(starts[index])..<Int(starts[index + 1])])) }
+    }
+
+    /// The first term that does not come before `bytes`, byte by byte (``count`` when none).
+    func firstTerm(notBefore bytes: [UInt8]) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if withTerm(middle, { $0.lexicographicallyPrecedes(bytes) }) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// How many terms there are.
     var count: Int { starts.count - 1 }
 
-    /// A term or prefix found near a word, and how far from it.
-    struct Near: Hashable {
-        /// The folded term; with `asPrefix`, the start that every matching term begins with.
-        var text: String
-        var distance: Int
-    }
+    typealias Near = NearTerm
 
     /// The terms within `allowance` edits of `word` (a folded word), each with its distance; with
     /// `asPrefix`, the shortest starts of terms within `allowance` edits of `word` instead, each

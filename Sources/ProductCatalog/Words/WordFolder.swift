@@ -25,6 +25,29 @@ public final class WordFolder {
         try tokenizer.forEachToken(in: text, body)
     }
 
+    /// Where `product`'s title, brand and type hold the words of `plan`, as a catalog file's search marks them.
+    public func highlights(of product: Product, plan: WordPlan) throws -> Highlights {
+        try plan.highlights(of: product, tokenizer: tokenizer)
+    }
+
+    /// The place of a product in the word index's order (see ``WordTier``): the number of words
+    /// in its title (1 to 62) shifted above `place`, its place among the catalog's products.
+    /// With `title`'s key, a hash of its folded words, which finds the products whose title is
+    /// exactly a query (see ``WordPlan/exactKey``).
+    public func titleShape(_ title: UnsafeRawBufferPointer, place: Int64) throws -> (wordRow: Int64, key: Int64) {
+        let shape = try WordPlacement(tokenizer: tokenizer).shape(ofTitle: title)
+        return (WordPlacement.row(class: shape.wordClass, place: place), shape.key)
+    }
+
+    /// ``titleShape(_:place:)`` of a string.
+    public func titleShape(_ title: String, place: Int64) throws -> (wordRow: Int64, key: Int64) {
+        var title = title
+        return try title.withUTF8 { try titleShape(UnsafeRawBufferPointer($0), place: place) }
+    }
+
+    /// The bits of a word row below its title's class: its place.
+    public static let placeMask = WordPlacement.placeMask
+
     /// The folded words a search word stands for, each to be matched as the start of an indexed word.
     ///
     /// Usually one; none or several when the folding cuts the word differently than

@@ -27,6 +27,10 @@ struct WordPlacement {
         tokenizer = try WordTokenizer(connection: connection)
     }
 
+    init(tokenizer: WordTokenizer) {
+        self.tokenizer = tokenizer
+    }
+
     static func row(class wordClass: Int64, place: Int64) -> Int64 {
         wordClass << placeBits | place
     }

@@ -22,9 +22,9 @@
 /// away (two from 9 letters) match it, and for the last word, terms that start with something
 /// that close to it (``TermDictionary``). Such matches come after every tier without typos, in
 /// tiers of one typo, two, and more (``WordTier``). A query with a broad word has no typo tiers.
-struct WordPlan {
+public struct WordPlan: Sendable {
     /// What one folded query word starts in the index.
-    enum Starts: Equatable {
+    enum Starts: Equatable, Sendable {
         /// No term starts with it.
         case nothing
         /// The terms it starts, few enough to match one by one.
@@ -39,9 +39,9 @@ struct WordPlan {
     }
 
     /// One word of the query.
-    struct Word {
+    public struct Word: Sendable {
         /// As the index folds it.
-        var folded: String
+        public internal(set) var folded: String
         /// Whether it is a term of the index (true when not known: the term list is not settled).
         var isTerm: Bool
         var starts: Starts
@@ -49,13 +49,13 @@ struct WordPlan {
         var products: Int
         /// The terms (or, for the last word, the starts of terms) near it, with their distance;
         /// empty when it may have no typo.
-        var near: [TermDictionary.Near] = []
+        public internal(set) var near: [NearTerm] = []
         /// For the last word, what each start in ``near`` starts in the index (as ``starts`` is for the word).
         var nearStarts: [String: Starts] = [:]
     }
 
     /// The candidates of a tier.
-    enum Candidates: Equatable {
+    enum Candidates: Equatable, Sendable {
         /// No product can be in the tier.
         case none
         /// Every product is a candidate (every word is broad).
@@ -65,7 +65,7 @@ struct WordPlan {
     }
 
     /// Where a plan switches from one way of looking a word up to the next.
-    struct Limits {
+    struct Limits: Sendable {
         /// Terms a word may stand for before the prefix query is used instead.
         var maxListedTerms = 64
         /// Terms counted one by one to estimate how many products a long prefix matches.
@@ -100,11 +100,12 @@ struct WordPlan {
     }
 
     /// The query's words, folded, in order; the last is matched as the start of a word.
-    private(set) var words: [Word]
-    /// The title key (see ``WordPlacement``) of a title made of exactly these words.
-    let exactKey: Int64
+    public private(set) var words: [Word]
+    /// The title key (see ``WordFolder/titleShape(_:)``) of a title made of exactly these words.
+    public let exactKey: Int64
 
-    var folded: [String] { words.map(\.folded) }
+    /// The query's words, folded.
+    public var folded: [String] { words.map(\.folded) }
 
     /// True when some word is checked on each candidate rather than looked up.
     var checksCandidates: Bool { words.contains { $0.starts == .broad || $0.starts == .checked } }
@@ -125,7 +126,7 @@ struct WordPlan {
 
     /// The plan for the folded words of a query; nil when no product can match them (no words,
     /// or a word that starts no term and has no near one).
-    init?(folded: [String], terms: WordTermList, typos: Bool) throws {
+    init?(folded: [String], terms: some WordTerms, typos: Bool) throws {
         guard !folded.isEmpty else { return nil }
         var words: [Word] = []
         for word in folded { words.append(try terms.lookUp(word)) }
@@ -167,7 +168,7 @@ struct WordPlan {
     /// Leaves the word whose terms hold the most products out of the lookup, to be checked on
     /// each candidate the other words find (``Starts/checked``), when those are few enough that
     /// checking them costs less than FTS5 reading the word's products (``Limits/productsPerCheck``).
-    private mutating func checkWidestWord(_ terms: WordTermList) throws {
+    private mutating func checkWidestWord(_ terms: some WordTerms) throws {
         // What looking each word up costs, counted in candidates checked.
         func cost(_ word: Word) -> Int {
             switch word.starts {
@@ -182,12 +183,12 @@ struct WordPlan {
         guard limit >= terms.limits.minCheckedWorth else { return }
         var checked = self
         checked.words[widest].starts = .checked
-        guard case .match(let expression) = checked.allTiers, try terms.candidates(expression, upTo: limit + 1) <= limit else { return }
+        guard case .match(let expression) = checked.allTiers, let count = try terms.candidates(expression, upTo: limit + 1), count <= limit else { return }
         self = checked
     }
 
     /// The tiers this plan can list, in order (the exact titles first).
-    var tiers: [WordTier] {
+    public var tiers: [WordTier] {
         var tiers: [WordTier] = needsTypos ? [] : [.exactTitle, .titleWords]
         if !needsTypos, titleStartsDiffers { tiers.append(.titleStarts) }
         if !needsTypos { tiers.append(.anyField) }

@@ -22,7 +22,7 @@ public enum WordTier: Int, Sendable, CaseIterable, Comparable {
     public static func < (a: WordTier, b: WordTier) -> Bool { a.rawValue < b.rawValue }
 
     /// True for the tiers of products matched with typos.
-    var isTypo: Bool { self >= .oneTypo }
+    public var isTypo: Bool { self >= .oneTypo }
 
     /// The best tier without typos a product with these folded title words and other (brand and
     /// type) words meets for the folded query `words` (the last one a prefix); nil when it meets none.

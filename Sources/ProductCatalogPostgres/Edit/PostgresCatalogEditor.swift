@@ -54,6 +54,13 @@ public final class PostgresCatalogEditor: Sendable {
                     PostgresSchema.createTable(table, columns: PostgresSchema.fieldColumns),
                     "CREATE UNIQUE INDEX \(PostgresSchema.keyIndex(table)) ON \(table) (\(PostgresSchema.key))",
                     PostgresSchema.createWordsIndex(table),
+                    PostgresSchema.createTitleKeyIndex(table),
+                    "DROP TABLE IF EXISTS \(PostgresSchema.termsTable)",
+                    PostgresSchema.createTerms(PostgresSchema.termsTable),
+                    PostgresSchema.keyTerms(PostgresSchema.termsTable),
+                    PostgresSchema.createMeta,
+                    PostgresSchema.setMeta("nextPlace", "1"),
+                    PostgresSchema.bumpTermsVersion,
                     "COMMENT ON TABLE \(table) IS \(PostgresSchema.literal(PostgresSchema.marker))",
                 ] {
                     try await session.execute(statement, doing: "create the catalog")
@@ -75,11 +82,16 @@ public final class PostgresCatalogEditor: Sendable {
     @discardableResult
     public func add(_ product: Product) async throws -> Product {
         try await write { columns in
+            let place = try await self.session.scalar(PostgresQuery(unsafeSQL: """
+                INSERT INTO \(PostgresSchema.metaTable) (name, value) VALUES ('nextPlace', 2)
+                ON CONFLICT (name) DO UPDATE SET value = \(PostgresSchema.metaTable).value + 1 RETURNING value - 1
+                """), as: Int64.self, doing: "place the product") ?? 1
             var statement = PostgresStatement()
-            let values = try self.assignments(product, columns: columns, in: &statement)
+            let values = try self.assignments(product, columns: columns, place: .new(place), in: &statement)
             statement.sql = "INSERT INTO products (\(values.map(\.column).joined(separator: ", "))) VALUES (\(values.map(\.value).joined(separator: ", "))) RETURNING *"
             let stored = try await self.returning(statement, duplicate: product.productId)
             try await self.recordEdit(of: product.productId)
+            try await self.listTerms(of: product)
             return stored
         }
     }
@@ -92,13 +104,14 @@ public final class PostgresCatalogEditor: Sendable {
     public func replace(productId: String, with product: Product) async throws -> Product {
         try await write { columns in
             var statement = PostgresStatement()
-            let values = try self.assignments(product, columns: columns, in: &statement)
+            let values = try self.assignments(product, columns: columns, place: .kept, in: &statement)
             statement.sql = "UPDATE products SET \(values.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")) WHERE \(PostgresSchema.key) = "
             statement.sql += statement.bind(productId.asciiLowercased) + " RETURNING *"
             let stored = try await self.returning(statement, duplicate: product.productId)
             try await self.recordEdit(of: productId)
             try await self.recordEdit(of: product.productId)
             try await self.moveFavorite(from: productId, to: product.productId)
+            try await self.listTerms(of: product)
             return stored
         }
     }
@@ -188,9 +201,34 @@ public final class PostgresCatalogEditor: Sendable {
         try await session.execute(statement, doing: "move the star")
     }
 
-    /// `column = value` for each known field, each extra `product` names and the words; an unknown extra is a field error.
-    private func assignments(_ product: Product, columns: [String: String],
-                                    in statement: inout PostgresStatement) throws -> [(column: String, value: String)] {
+    /// Where an edited product goes in the word index's order.
+    private enum Place {
+        /// An added product's place.
+        case new(Int64)
+        /// A changed product keeps its place; its title may change its class.
+        case kept
+    }
+
+    /// Lists the words of `product` in the term list, each counted once more (as a catalog
+    /// file's writers count them), so that searches plan with them and find them with typos.
+    private func listTerms(of product: Product) async throws {
+        let terms = try folder.withLock { folder in
+            Array(Set(try WordFolder.indexedFields.compactMap { product[$0]?.text }.flatMap { try folder.words(in: $0) })).sorted()
+        }
+        guard !terms.isEmpty else { return }
+        var statement = PostgresStatement()
+        statement.sql = """
+            INSERT INTO \(PostgresSchema.termsTable) (term, docs) SELECT unnest(\(statement.bind(terms))::text[]), 1
+            ON CONFLICT (term) DO UPDATE SET docs = \(PostgresSchema.termsTable).docs + 1
+            """
+        try await session.execute(statement, doing: "list the product's words")
+        try await session.execute(PostgresSchema.bumpTermsVersion, doing: "list the product's words")
+    }
+
+    /// `column = value` for each known field, each extra `product` names, its words and their
+    /// place; an unknown extra is a field error.
+    private func assignments(_ product: Product, columns: [String: String], place: Place,
+                             in statement: inout PostgresStatement) throws -> [(column: String, value: String)] {
         var values: [(String, String)] = []
         for field in ProductField.allCases {
             let value = switch product[field] {
@@ -212,10 +250,20 @@ public final class PostgresCatalogEditor: Sendable {
             }
         }
         guard unknown.isEmpty else { throw EditError.invalid(ProductValidationError(fields: unknown)) }
-        let words = try folder.withLock { folder in
-            try [product.title, product.brand, product.productType].compactMap { $0 }.flatMap { try folder.words(in: $0) }
+        let (words, shape) = try folder.withLock { folder in
+            let title = try product.title.map { try folder.words(in: $0) } ?? []
+            let other = try [product.brand, product.productType].compactMap { $0 }.flatMap { try folder.words(in: $0) }
+            let placed: Int64 = if case .new(let number) = place { number } else { 0 }
+            return (PostgresSchema.tsvector(title: title, other: other), try folder.titleShape(product.title ?? "", place: placed))
         }
-        values.append((PostgresSchema.wordsColumn, statement.bind(PostgresSchema.tsvector(words)) + "::tsvector"))
+        values.append((PostgresSchema.wordsColumn, statement.bind(words) + "::tsvector"))
+        switch place {
+        case .new: values.append((PostgresSchema.wordRowColumn, statement.bind(shape.wordRow)))
+        case .kept:
+            let row = PostgresSchema.wordRowColumn
+            values.append((row, "(\(statement.bind(shape.wordRow)) | (\(row) & \(WordFolder.placeMask)))"))
+        }
+        values.append((PostgresSchema.titleKeyColumn, statement.bind(shape.key)))
         return values
     }
 }

@@ -22,11 +22,8 @@ public actor PostgresCatalog: CatalogEngine {
         self.imagesFolder = imagesFolder
     }
 
-    /// Typos and sort orders other than relevance are the catalog file's alone, so far: a query
-    /// matches as typed, and a sort is refused with a message.
     public func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
                      limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
-        guard sort == .relevance else { throw EngineError.unsupportedSort(sort) }
         let cap = ProductSearch.queryCountCap
         return try await reading((SearchPage(products: [], nextCursor: nil), 0, true)) { search in
             if byPrefix {
@@ -34,25 +31,24 @@ public actor PostgresCatalog: CatalogEngine {
                 let count = try await search.count(prefix: text, filters: filters, upTo: cap + 1)
                 return (page, min(count, cap), count <= cap)
             }
-            let page = try await search.page(query: text, filters: filters, after: cursor, limit: limit)
-            let count = try await search.count(query: text, filters: filters, upTo: cap + 1)
+            let page = try await search.page(query: text, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit)
+            let count = try await search.count(query: text, filters: filters, typos: typos, upTo: cap + 1)
             return (page, min(count, cap), count <= cap)
         }
     }
 
     public func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
                          limit: Int) async throws -> SearchPage {
-        guard sort == .relevance else { throw EngineError.unsupportedSort(sort) }
-        return try await reading(SearchPage(products: [], nextCursor: nil)) { search in
+        try await reading(SearchPage(products: [], nextCursor: nil)) { search in
             byPrefix
                 ? try await search.page(prefix: text, filters: filters, after: cursor, limit: limit)
-                : try await search.page(query: text, filters: filters, after: cursor, limit: limit)
+                : try await search.page(query: text, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit)
         }
     }
 
     public func facets(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool) async throws -> FacetCounts? {
         try await reading(nil) { search in
-            byPrefix ? try await search.facets(prefix: text, filters: filters) : try await search.facets(query: text, filters: filters)
+            byPrefix ? try await search.facets(prefix: text, filters: filters) : try await search.facets(query: text, filters: filters, typos: typos)
         }
     }
 
@@ -157,7 +153,10 @@ public actor PostgresCatalog: CatalogEngine {
     public func catalogReplaced() async {}
 
     /// Nothing to read ahead: the server keeps its own caches.
-    public func warmUp() async {}
+    /// Reads the term list, which the first search with words would read otherwise.
+    public func warmUp() async {
+        _ = try? await reading(()) { try await $0.loadTermList() }
+    }
 
     /// Runs `body` on the search connection; `empty` when there is no catalog yet.
     private func reading<T: Sendable>(_ empty: T, _ body: (PostgresProductSearch) async throws -> T) async throws -> T {

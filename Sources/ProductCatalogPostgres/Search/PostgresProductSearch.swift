@@ -9,16 +9,19 @@ import Synchronization
 /// let page = try await search.page(query: "linen shirt")
 /// ```
 ///
-/// A query lists the products whose productId starts with it (ASCII case ignored), then those
-/// with a word starting with each of its words in their title, brand or type, both in productId
-/// order; each page is one range of the index on the folded productId, or one match of the word
-/// index, never an OFFSET. Words are folded as in a catalog file (``WordFolder``): case and
-/// accents are ignored, and a query finds what it finds there. Each statement reads the table as
+/// A query lists the products whose productId starts with it (ASCII case ignored), in productId
+/// order, then those with its words in their title, brand or type, in a catalog file's tiers and
+/// order, typos included (see ``PostgresWordTiers``); each page is one range of the index on the
+/// folded productId, or one match of the word index from the cursor's tier and row on, never an
+/// OFFSET. Words are folded as in a catalog file (``WordFolder``) and planned by the same code
+/// (``WordVocabulary``): a query finds what it finds there, in the same order. Each statement reads the table as
 /// it is then, so an import's swap shows at the next page. Statements on one search run one after
 /// another; open one per concurrent reader.
 public final class PostgresProductSearch: Sendable {
     let session: PostgresSession
     private let folder: Mutex<WordFolder>
+    /// The term list and the version it was read at.
+    private let vocabulary = Mutex<(version: Int64, vocabulary: WordVocabulary)?>(nil)
 
     init(session: PostgresSession) throws {
         self.session = session
@@ -62,34 +65,133 @@ public final class PostgresProductSearch: Sendable {
         return SearchPage(products: products, nextCursor: next)
     }
 
-    /// Up to `limit` products matching `query` and meeting `filters`, after `cursor`: first those
-    /// whose productId starts with the query, then those with a word starting with each of its
-    /// words in their title, brand or type, each in productId order and listed once.
-    public func page(query: String, filters: SearchFilters = SearchFilters(), after cursor: KeysetCursor? = nil,
+    /// Up to `limit` products matching `query` and meeting `filters`, after `cursor`, in a catalog
+    /// file's order: first those whose productId starts with the query, in productId order; then
+    /// those whose title, brand or type have its words, tier by tier (see ``WordTier``), each tier
+    /// in the word index's order, and with `typos` those matched only with typos, fewest first.
+    /// Each product is listed once; the page carries each product's highlights.
+    public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, after cursor: KeysetCursor? = nil,
                      limit: Int = ProductSearch.defaultPageSize) async throws -> SearchPage {
         precondition(limit > 0, "a page holds at least one product")
         var products: [Product] = []
-        let amongWords = cursor?.lastWordMatchId != nil || cursor?.lastWordRow != nil
-        if !amongWords {
+        let plan = try await plan(query, typos: typos)
+        func highlighted(_ page: SearchPage) throws -> SearchPage {
+            guard let plan else { return page }
+            var page = page
+            page.highlights = try folder.withLock { folder in try page.products.map { try folder.highlights(of: $0, plan: plan) } }
+            return page
+        }
+        let position = cursor?.wordMatch
+        if position == nil {
             let prefixPage = try await page(prefix: query, filters: filters, after: cursor, limit: limit)
-            if prefixPage.nextCursor != nil { return prefixPage }
+            if prefixPage.nextCursor != nil { return try highlighted(prefixPage) }
             products = prefixPage.products
         }
-        guard let match = try wordMatch(query) else { return SearchPage(products: products, nextCursor: nil) }
-        var statement = PostgresStatement("SELECT * FROM products")
-        statement.sql += wordConditions(match, excludingPrefix: query, filters: filters, in: &statement)
-        if let last = cursor?.lastWordMatchId {
-            statement.sql += " AND \(PostgresSchema.key) > \(statement.bind(last.asciiLowercased))"
-        }
+        guard let plan, let tiers = try await tiers(plan) else { return try highlighted(SearchPage(products: products, nextCursor: nil)) }
+        var statement = PostgresStatement()
+        let matching = wordMatches(tiers, excludingPrefix: query, filters: filters, columns: "p.*", in: &statement)
+        let after = position ?? (WordTier.exactTitle, 0)
         let room = limit - products.count
-        statement.sql += " ORDER BY \(PostgresSchema.key) LIMIT \(room + 1)"
-        let matches = try await self.products(statement, doing: "search by words")
-        let fitting = matches.prefix(room)
-        products += fitting
-        guard matches.count > room else { return SearchPage(products: products, nextCursor: nil) }
-        // A page filled by productId matches alone ends before the first word match.
-        let last = fitting.last?.productId ?? cursor?.lastWordMatchId ?? ""
-        return SearchPage(products: products, nextCursor: KeysetCursor(afterWordMatch: last))
+        statement.sql = """
+            SELECT * FROM (\(matching)) m WHERE (\(PostgresWordTiers.tierColumn), \(PostgresSchema.wordRowColumn)) > \
+            (\(statement.bind(after.tier.rawValue)), \(statement.bind(after.row)))
+            ORDER BY \(PostgresWordTiers.tierColumn), \(PostgresSchema.wordRowColumn) LIMIT \(room + 1)
+            """
+        let rows = try await session.rows(statement.query, doing: "search by words")
+        var last = after
+        do {
+            for row in rows.prefix(room) {
+                products.append(try PostgresProductRow.product(row))
+                let cells = row.makeRandomAccess()
+                let tier = WordTier(rawValue: try cells[PostgresWordTiers.tierColumn].decode(Int.self)) ?? .moreTypos
+                last = (tier, try cells[PostgresSchema.wordRowColumn].decode(Int64.self))
+            }
+        } catch {
+            throw PostgresCatalogError.wrap(error, location: session.location, doing: "search by words")
+        }
+        guard rows.count > room else { return try highlighted(SearchPage(products: products, nextCursor: nil)) }
+        return try highlighted(SearchPage(products: products, nextCursor: KeysetCursor(afterWordMatch: last.tier, row: last.row)))
+    }
+
+    /// Up to `limit` products matching `query` and `filters` after `cursor`, in `sort`'s order
+    /// (see ``SearchSort``), as a catalog file lists them: the products of
+    /// ``page(query:filters:typos:after:limit:)`` (every product for an empty query), by their
+    /// value, those without one last, ties in productId order (reversed for `-price` and `newest`).
+    public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, sort: SearchSort,
+                     after cursor: KeysetCursor? = nil, limit: Int = ProductSearch.defaultPageSize) async throws -> SearchPage {
+        guard sort != .relevance else { return try await page(query: query, filters: filters, typos: typos, after: cursor, limit: limit) }
+        precondition(limit > 0, "a page holds at least one product")
+        let plan = try await plan(query, typos: typos)
+        let after = cursor?.sortPosition.flatMap { $0.sort == sort ? $0 : nil }
+        let value = Self.sortValue(sort)
+        let key = PostgresSchema.key
+        let descending = sort == .priceDescending || sort == .newest
+        let (order, comparison) = descending ? ("DESC", "<") : ("ASC", ">")
+        var statement = PostgresStatement()
+        var conditions = ""
+        if !ProductRules.trimmed(query).isEmpty {
+            // The productId matches or the word matches.
+            let prefix = PostgresPrefix(query)
+            var alternatives: [String] = []
+            if !prefix.lower.isEmpty {
+                var range = "\(key) >= \(statement.bind(prefix.lower))"
+                if let upper = prefix.upper { range += " AND \(key) < \(statement.bind(upper))" }
+                alternatives.append("(\(range))")
+            }
+            if let plan, let tiers = PostgresWordTiers(plan: plan, exactKeys: []) {
+                alternatives.append("\(PostgresSchema.wordsColumn) @@ \(statement.bind(tiers.anyTier))::tsquery")
+            }
+            conditions += " AND (\(alternatives.isEmpty ? "false" : alternatives.joined(separator: " OR ")))"
+        }
+        conditions += PostgresFilters.conditions(filters, in: &statement)
+        if let after {
+            let afterKey = statement.bind(after.productId.asciiLowercased)
+            switch after.value {
+            case .number(let number)?:
+                conditions += " AND (\(value) IS NULL OR (\(value), \(key)) \(comparison) (\(statement.bind(number)), \(afterKey)))"
+            case .text(let text)?:
+                conditions += " AND (\(value) IS NULL OR (\(value), \(key)) \(comparison) (\(statement.bind(text.asciiLowercased)), \(afterKey)))"
+            case nil:
+                conditions += " AND \(value) IS NULL AND \(key) \(comparison) \(afterKey)"
+            }
+        }
+        statement.sql = """
+            SELECT p.*, \(value) AS catalog_sort FROM products p WHERE true\(conditions)
+            ORDER BY \(value) IS NULL, \(value) \(order), \(key) \(order) LIMIT \(limit + 1)
+            """
+        let rows = try await session.rows(statement.query, doing: "search in order")
+        var products: [Product] = []
+        var last: SortPosition?
+        do {
+            for row in rows.prefix(limit) {
+                let product = try PostgresProductRow.product(row)
+                products.append(product)
+                let cell = row.makeRandomAccess()["catalog_sort"]
+                let sortValue: SortPosition.SortValue? = switch sort {
+                case .title: product.title.flatMap { $0.isEmpty ? nil : .text($0) }
+                default: try cell.decode(Int64?.self).map { .number($0) }
+                }
+                last = SortPosition(sort: sort, value: sortValue, productId: product.productId)
+            }
+        } catch {
+            throw PostgresCatalogError.wrap(error, location: session.location, doing: "search in order")
+        }
+        var page = SearchPage(products: products, nextCursor: rows.count > limit ? last.map { KeysetCursor(after: $0) } : nil)
+        if let plan {
+            page.highlights = try folder.withLock { folder in try products.map { try folder.highlights(of: $0, plan: plan) } }
+        }
+        return page
+    }
+
+    /// The SQL value `sort` orders by, NULL for a product without one: the price a product sells
+    /// for, the title with ASCII letters folded (as SQLite's `NOCASE` compares), or the place.
+    private static func sortValue(_ sort: SearchSort) -> String {
+        switch sort {
+        case .relevance, .price, .priceDescending:
+            "coalesce(p.\(PostgresSchema.quote(ProductField.salesPrice.columnName)), p.\(PostgresSchema.quote(ProductField.listPrice.columnName)))"
+        case .title: "lower(nullif(p.title, '') COLLATE \"C\")"
+        case .newest: "(p.\(PostgresSchema.wordRowColumn) & \(WordFolder.placeMask))"
+        }
     }
 
     /// How many products ``page(prefix:filters:after:limit:)`` lists in all; with `limit`, counting stops there.
@@ -100,41 +202,65 @@ public final class PostgresProductSearch: Sendable {
         return try await count(statement, upTo: limit)
     }
 
-    /// How many products ``page(query:filters:after:limit:)`` lists in all; with `limit`, counting stops there.
-    public func count(query: String, filters: SearchFilters = SearchFilters(), upTo limit: Int? = nil) async throws -> Int {
+    /// How many products ``page(query:filters:typos:after:limit:)`` lists in all; with `limit`, counting stops there.
+    public func count(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, upTo limit: Int? = nil) async throws -> Int {
         let byId = try await count(prefix: query, filters: filters, upTo: limit)
         if let limit, byId >= limit { return limit }
-        guard let match = try wordMatch(query) else { return byId }
-        var statement = PostgresStatement("FROM products")
-        statement.sql += wordConditions(match, excludingPrefix: query, filters: filters, in: &statement)
+        guard let plan = try await plan(query, typos: typos), let tiers = PostgresWordTiers(plan: plan, exactKeys: []) else { return byId }
+        var statement = PostgresStatement()
+        statement.sql = "FROM products p WHERE " + wordConditions(tiers, excludingPrefix: query, filters: filters, in: &statement)
         return byId + (try await count(statement, upTo: limit.map { $0 - byId }))
     }
 
-    /// How many of the first `cap` products ``page(query:filters:after:limit:)`` lists have each type, color and size.
-    public func facets(query: String, filters: SearchFilters = SearchFilters(), top: Int = 10, cap: Int = ProductSearch.facetCap) async throws -> FacetCounts {
-        try await facets(query, words: true, filters: filters, top: top, cap: cap)
+    /// How many of the first `cap` products ``page(query:filters:typos:after:limit:)`` lists have each type, color and size.
+    public func facets(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, top: Int = 10,
+                       cap: Int = ProductSearch.facetCap) async throws -> FacetCounts {
+        // The whole catalog: counted exactly, as a catalog file keeps its counts.
+        if ProductRules.trimmed(query).isEmpty, filters.isEmpty { return try await wholeCatalogFacets(top: top) }
+        let columns = FacetCounts.fields.map { PostgresSchema.quote($0.columnName) }
+        var rows = try await facetRows(prefix: query, filters: filters, cap: cap)
+        if rows.count <= cap, let plan = try await plan(query, typos: typos), let tiers = try await tiers(plan) {
+            var statement = PostgresStatement()
+            let matching = wordMatches(tiers, excludingPrefix: query, filters: filters, columns: "p.*", in: &statement)
+            statement.sql = """
+                SELECT \(columns.joined(separator: ", ")) FROM (\(matching)) m
+                ORDER BY \(PostgresWordTiers.tierColumn), \(PostgresSchema.wordRowColumn) LIMIT \(cap + 1 - rows.count)
+                """
+            rows += try await values(statement)
+        }
+        return FacetCounts(tallying: Array(rows.prefix(cap)), top: top, isComplete: rows.count <= cap)
     }
 
     /// How many of the first `cap` products ``page(prefix:filters:after:limit:)`` lists have each type, color and size.
     public func facets(prefix: String, filters: SearchFilters = SearchFilters(), top: Int = 10, cap: Int = ProductSearch.facetCap) async throws -> FacetCounts {
-        try await facets(prefix, words: false, filters: filters, top: top, cap: cap)
+        let rows = try await facetRows(prefix: prefix, filters: filters, cap: cap)
+        return FacetCounts(tallying: Array(rows.prefix(cap)), top: top, isComplete: rows.count <= cap)
     }
 
-    private func facets(_ text: String, words: Bool, filters: SearchFilters, top: Int, cap: Int) async throws -> FacetCounts {
+    /// The counts of every product's type, color and size, each value spelled as the product
+    /// first in productId order spells it.
+    private func wholeCatalogFacets(top: Int) async throws -> FacetCounts {
+        let groups = FacetCounts.fields.enumerated().map { index, field in
+            let value = "coalesce(\(PostgresSchema.quote(field.columnName)), '')"
+            return "SELECT \(index), (array_agg(\(value) ORDER BY \(PostgresSchema.key)))[1], count(*) FROM products GROUP BY lower(\(value) COLLATE \"C\")"
+        }
+        let rows = try await session.rows(PostgresQuery(unsafeSQL: groups.joined(separator: " UNION ALL ")), doing: "count the facets")
+        var totals = Array(repeating: [(value: String?, products: Int)](), count: FacetCounts.fields.count)
+        for row in rows {
+            let cells = row.makeRandomAccess()
+            totals[try cells[0].decode(Int.self)].append((try cells[1].decode(String?.self), try cells[2].decode(Int.self)))
+        }
+        return FacetCounts(totals: totals, top: top)
+    }
+
+    /// The facet values of the first `cap` + 1 products whose productId starts with `prefix`.
+    private func facetRows(prefix: String, filters: SearchFilters, cap: Int) async throws -> [[String?]] {
         let columns = FacetCounts.fields.map { PostgresSchema.quote($0.columnName) }.joined(separator: ", ")
         var statement = PostgresStatement("SELECT \(columns) FROM products WHERE true")
-        statement.sql += PostgresPrefix(text).condition(in: &statement)
+        statement.sql += PostgresPrefix(prefix).condition(in: &statement)
         statement.sql += PostgresFilters.conditions(filters, in: &statement)
         statement.sql += " ORDER BY \(PostgresSchema.key) LIMIT \(cap + 1)"
-        var rows = try await values(statement)
-        if words, rows.count <= cap, let match = try wordMatch(text) {
-            var wordStatement = PostgresStatement("SELECT \(columns) FROM products")
-            wordStatement.sql += wordConditions(match, excludingPrefix: text, filters: filters, in: &wordStatement)
-            wordStatement.sql += " ORDER BY \(PostgresSchema.key) LIMIT \(cap + 1 - rows.count)"
-            rows += try await values(wordStatement)
-        }
-        let complete = rows.count <= cap
-        return FacetCounts(tallying: Array(rows.prefix(cap)), top: top, isComplete: complete)
+        return try await values(statement)
     }
 
     /// The product with exactly this productId (ASCII case ignored), if any.
@@ -179,24 +305,73 @@ public final class PostgresProductSearch: Sendable {
 
     // MARK: - Statements
 
-    /// `WHERE …` for the products with a word starting with each word of `match`, but not a
-    /// productId starting with `prefix`, that meet `filters`.
-    private func wordConditions(_ match: String, excludingPrefix prefix: String, filters: SearchFilters,
+    /// The conditions of the products in some tier of `tiers` whose productId does not start with
+    /// `prefix` (those come before, by productId) and that meet `filters`.
+    private func wordConditions(_ tiers: PostgresWordTiers, excludingPrefix prefix: String, filters: SearchFilters,
                                 in statement: inout PostgresStatement) -> String {
-        var sql = " WHERE \(PostgresSchema.wordsColumn) @@ \(statement.bind(match))::tsquery"
+        var sql = "\(PostgresSchema.wordsColumn) @@ \(statement.bind(tiers.anyTier))::tsquery"
         sql += PostgresPrefix(prefix).condition(in: &statement, excluding: true)
         sql += PostgresFilters.conditions(filters, in: &statement)
         return sql
     }
 
-    /// The `tsquery` for rows with a word starting with each word of `query`, folded; nil when it
-    /// has no words, or a word longer than any the index holds.
-    func wordMatch(_ query: String) throws -> String? {
-        let prefixes = try folder.withLock { folder in
-            try WordQuery(query).words.flatMap { try folder.prefixes(of: $0) }.filter { !$0.isEmpty }
+    /// `SELECT columns, tier FROM products p WHERE …` for the word matches of ``wordConditions(_:excludingPrefix:filters:in:)``.
+    private func wordMatches(_ tiers: PostgresWordTiers, excludingPrefix prefix: String, filters: SearchFilters, columns: String,
+                             in statement: inout PostgresStatement) -> String {
+        let tier = tiers.tier(in: &statement)
+        return "SELECT \(columns), \(tier) AS \(PostgresWordTiers.tierColumn) FROM products p WHERE "
+            + wordConditions(tiers, excludingPrefix: prefix, filters: filters, in: &statement)
+    }
+
+    /// The tiers of `plan`, with the products whose title is exactly its words; nil when nothing can match.
+    private func tiers(_ plan: WordPlan) async throws -> PostgresWordTiers? {
+        var exact: [String] = []
+        if plan.tiers.contains(.exactTitle) {
+            var statement = PostgresStatement("SELECT \(PostgresSchema.key), title FROM products WHERE \(PostgresSchema.titleKeyColumn) = ")
+            statement.sql += statement.bind(plan.exactKey)
+            let rows = try await session.rows(statement.query, doing: "find the exact titles")
+            let folded = plan.folded
+            exact = try folder.withLock { folder in
+                try rows.compactMap { row in
+                    let cells = row.makeRandomAccess()
+                    let words = try folder.words(in: try cells[1].decode(String?.self) ?? "")
+                    // The key is a hash: the words themselves decide, byte by byte.
+                    guard words.count == folded.count, zip(words, folded).allSatisfy({ $0.utf8.elementsEqual($1.utf8) }) else { return nil }
+                    return try cells[0].decode(String.self)
+                }
+            }
         }
-        guard !prefixes.isEmpty, prefixes.allSatisfy({ $0.utf8.count <= PostgresSchema.longestWord }) else { return nil }
-        return prefixes.map { PostgresSchema.lexeme($0) + ":*" }.joined(separator: " & ")
+        return PostgresWordTiers(plan: plan, exactKeys: exact)
+    }
+
+    /// How `query` is looked up, as a catalog file plans it (see ``WordVocabulary``); nil without words.
+    func plan(_ query: String, typos: Bool) async throws -> WordPlan? {
+        guard !WordQuery(query).words.isEmpty else { return nil }
+        let vocabulary = try await currentVocabulary()
+        return try folder.withLock { try vocabulary.plan(query, typos: typos, folder: $0) }
+    }
+
+    /// The term list in memory, read again when a write added terms (`termsVersion` changed).
+    private func currentVocabulary() async throws -> WordVocabulary {
+        let version = try await session.scalar(PostgresQuery(unsafeSQL: """
+            SELECT value FROM \(PostgresSchema.metaTable) WHERE name = 'termsVersion'
+            """), as: Int64.self, doing: "read the term list's version") ?? 0
+        if let known = vocabulary.withLock({ $0 }), known.version == version { return known.vocabulary }
+        let products = try await productCount()
+        let rows = try await session.rows(PostgresQuery(unsafeSQL: "SELECT term, docs FROM \(PostgresSchema.termsTable) ORDER BY term"),
+                                          doing: "read the term list")
+        let terms = try rows.map { row in
+            let cells = row.makeRandomAccess()
+            return (term: try cells[0].decode(String.self), docs: Int(try cells[1].decode(Int64.self)))
+        }
+        let read = WordVocabulary(sortedTerms: terms, products: products)
+        vocabulary.withLock { $0 = (version, read) }
+        return read
+    }
+
+    /// Reads the term list, which the first search with words would read otherwise.
+    public func loadTermList() async throws {
+        _ = try await currentVocabulary()
     }
 
     private func products(_ statement: PostgresStatement, doing: String) async throws -> [Product] {

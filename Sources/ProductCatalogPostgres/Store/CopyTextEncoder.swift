@@ -4,7 +4,8 @@ import ProductCatalog
 /// Writes checked rows in the text format of `COPY … FROM STDIN`: values separated by tabs,
 /// rows ended by a newline, NULL as `\N`, and a backslash before a backslash, tab, newline or
 /// carriage return inside a value. Each row ends with its words, the `tsvector` of its title,
-/// brand and type as a ``WordFolder`` folds them (`'linen' 'shirt' 'soft'`).
+/// brand and type as a ``WordFolder`` folds them (`'linen':1A 'shirt':1A 'soft':2B`), its word
+/// row and its title key (see ``PostgresSchema``).
 ///
 /// postgres-nio sends `COPY` data in the text format only. It costs little here: values are
 /// copied as they are unless one of those four bytes occurs, and integers are written as digits.
@@ -13,17 +14,23 @@ import ProductCatalog
 struct CopyTextEncoder {
     /// The positions, among a row's values, of the title, brand and type.
     private let wordSlots: [Int]
+    /// The position of the title, if the rows have one.
+    private let titleSlot: Int?
     private let folder: WordFolder
+    /// The place of the next row; nil when rows get theirs when stored (an upsert's).
+    private var nextPlace: Int64?
 
-    /// An encoder for rows of `columns`, in this order.
-    init(columns: [CheckedColumn]) throws {
+    /// An encoder for rows of `columns`, in this order, placed from `firstPlace` on (see ``nextPlace``).
+    init(columns: [CheckedColumn], firstPlace: Int64?) throws {
         let wordFields = Set(WordFolder.indexedFields.map { $0.columnName.lowercased() })
         wordSlots = columns.indices.filter { wordFields.contains(columns[$0].name.lowercased()) }
+        titleSlot = columns.firstIndex { $0.name.lowercased() == ProductField.title.columnName.lowercased() }
         folder = try WordFolder()
+        nextPlace = firstPlace
     }
 
     /// Appends every row of `rows` to `buffer`.
-    func append(_ rows: CheckedRows, to buffer: inout ByteBuffer) throws {
+    mutating func append(_ rows: CheckedRows, to buffer: inout ByteBuffer) throws {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(buffer.writableBytes)
         try append(rows, to: &bytes)
@@ -31,11 +38,12 @@ struct CopyTextEncoder {
     }
 
     /// Appends every row of `rows` to `buffer`.
-    func append(_ rows: CheckedRows, to buffer: inout [UInt8]) throws {
-        var wordTexts: [UnsafeRawBufferPointer] = []
+    mutating func append(_ rows: CheckedRows, to buffer: inout [UInt8]) throws {
+        var wordTexts: [(text: UnsafeRawBufferPointer, isTitle: Bool)] = []
         wordTexts.reserveCapacity(wordSlots.count)
         for index in 0..<rows.count {
             var slot = 0
+            var title = UnsafeRawBufferPointer(start: nil, count: 0)
             wordTexts.removeAll(keepingCapacity: true)
             rows.forEachValue(inRow: index) { value in
                 if slot > 0 { buffer.append(UInt8(ascii: "\t")) }
@@ -47,21 +55,30 @@ struct CopyTextEncoder {
                     Self.appendDigits(number, to: &buffer)
                 case .text(let bytes):
                     Self.appendEscaped(bytes, to: &buffer)
-                    if wordSlots.contains(slot) { wordTexts.append(bytes) }
+                    if wordSlots.contains(slot) { wordTexts.append((bytes, slot == titleSlot)) }
+                    if slot == titleSlot { title = bytes }
                 }
                 slot += 1
             }
             buffer.append(UInt8(ascii: "\t"))
             try appendWords(of: wordTexts, to: &buffer)
+            let shape = try folder.titleShape(title, place: nextPlace ?? 0)
+            nextPlace? += 1
+            buffer.append(UInt8(ascii: "\t"))
+            Self.appendDigits(shape.wordRow, to: &buffer)
+            buffer.append(UInt8(ascii: "\t"))
+            Self.appendDigits(shape.key, to: &buffer)
             buffer.append(UInt8(ascii: "\n"))
         }
     }
 
-    /// Writes the folded words of `texts` as `tsvector` lexemes, quoted and separated by spaces;
-    /// PostgreSQL sorts them and drops repeats. Words too long to index are left out.
-    private func appendWords(of texts: [UnsafeRawBufferPointer], to buffer: inout [UInt8]) throws {
+    /// Writes the folded words of `texts` as `tsvector` lexemes, quoted and separated by spaces,
+    /// the title's with weight `A` and the others' with `B`; PostgreSQL sorts them and merges
+    /// repeats. Words too long to index are left out.
+    private func appendWords(of texts: [(text: UnsafeRawBufferPointer, isTitle: Bool)], to buffer: inout [UInt8]) throws {
         var total = 0
-        for text in texts {
+        for (text, isTitle) in texts {
+            let label = isTitle ? Self.titleLabel : Self.otherLabel
             try folder.forEachWord(in: text) { word in
                 guard !word.isEmpty, word.count <= PostgresSchema.longestWord, total + word.count <= PostgresSchema.mostWordBytes else { return }
                 if total > 0 { buffer.append(UInt8(ascii: " ")) }
@@ -69,9 +86,13 @@ struct CopyTextEncoder {
                 buffer.append(UInt8(ascii: "'"))
                 Self.appendLexeme(word, to: &buffer)
                 buffer.append(UInt8(ascii: "'"))
+                buffer.append(contentsOf: label)
             }
         }
     }
+
+    private static let titleLabel = Array(":1A".utf8)
+    private static let otherLabel = Array(":2B".utf8)
 
     /// `word` inside a quoted lexeme, in a `COPY` value: a quote doubled for the lexeme, a
     /// backslash doubled for the lexeme and again for `COPY`, and tab, newline and carriage return escaped for `COPY`.

@@ -40,6 +40,8 @@ public final class PostgresCatalogSink: CatalogSink {
     /// Whether the upsert deletes the products its file does not list.
     private var deletingMissing = false
     public private(set) var editsReplaced = 0
+    /// The place after the last product a replacing import wrote.
+    private var nextPlace: Int64 = 1
 
     public init(location: PostgresLocation) {
         self.location = location
@@ -97,7 +99,8 @@ public final class PostgresCatalogSink: CatalogSink {
         let columns = columns.map { CheckedColumn(name: PostgresSchema.storedName($0.name, among: names), isInteger: $0.isInteger) }
         self.columns = columns
         self.extraColumns = extraColumns.map { PostgresSchema.storedName($0, among: names) }
-        encoder = try CopyTextEncoder(columns: columns)
+        // A replacing import places its rows in the order they come, productId order; an upsert's get theirs when stored.
+        encoder = try CopyTextEncoder(columns: columns, firstPlace: mode == .replace ? 1 : nil)
         let target = mode == .replace ? PostgresSchema.buildTable : PostgresSchema.upsertTable
         let schema = location.schema
         try blocking {
@@ -106,6 +109,7 @@ public final class PostgresCatalogSink: CatalogSink {
                     try await session.execute("CREATE SCHEMA IF NOT EXISTS \(PostgresSchema.quote(schema))", doing: "create the schema")
                 }
                 try await session.execute("DROP TABLE IF EXISTS \(PostgresSchema.buildTable)", doing: "drop the table an interrupted import left")
+                try await session.execute("DROP TABLE IF EXISTS \(PostgresSchema.buildTermsTable)", doing: "drop the terms an interrupted import left")
                 try await session.execute(PostgresSchema.createTable(target, columns: columns), doing: "create the new catalog table")
             } else {
                 try await session.execute("DROP TABLE IF EXISTS pg_temp.\(target)", doing: "drop an earlier upsert's rows")
@@ -123,7 +127,8 @@ public final class PostgresCatalogSink: CatalogSink {
     }
 
     public func write(_ rows: CheckedRows) throws {
-        guard !copies.isEmpty, let encoder else { return }
+        guard !copies.isEmpty, var encoder else { return }
+        defer { self.encoder = encoder }
         let copy = copies[batches % copies.count]
         batches += 1
         var buffer = ByteBufferAllocator().buffer(capacity: bufferSize)
@@ -151,6 +156,7 @@ public final class PostgresCatalogSink: CatalogSink {
         case .replace:
             guard let helper else { preconditionFailure("a replacing import has a second connection") }
             try blocking { try await Self.completeBuild(session, helper: helper, columns: columns) }
+            nextPlace = Int64(written) + 1
             return written
         case .upsert:
             inTransaction = true
@@ -160,7 +166,9 @@ public final class PostgresCatalogSink: CatalogSink {
             }
             productsBefore = before
             productsDeleted = deleted
-            if Self.wordColumns(in: columns) == .some { try refoldUpsertedWords(session) }
+            let words = Self.wordColumns(in: columns)
+            if words == .some { try refoldUpsertedWords(session) }
+            if words != .none { try blocking { try await Self.listUpsertedTerms(session) } }
             return stored
         }
     }
@@ -186,6 +194,8 @@ public final class PostgresCatalogSink: CatalogSink {
             try await session.execute(
                 "CREATE UNIQUE INDEX \(PostgresSchema.keyIndex(table)) ON \(table) (\(PostgresSchema.key))", doing: "index the productIds")
             try await session.execute("ANALYZE \(table)", doing: "analyze the new table")
+            try await session.execute(PostgresSchema.createTitleKeyIndex(table), doing: "index the title keys")
+            try await listTerms(session, of: table)
         } catch {
             // Closing the helper's connection stops its index build.
             await helper.close()
@@ -199,6 +209,33 @@ public final class PostgresCatalogSink: CatalogSink {
             throw error
         }
         try await session.execute("COMMENT ON TABLE \(table) IS \(PostgresSchema.literal(PostgresSchema.marker))", doing: "mark the new table")
+    }
+
+    /// Lists every word of the new table `table` with the products holding it (`ts_stat`), in the new term list.
+    private static func listTerms(_ session: PostgresSession, of table: String) async throws {
+        let terms = PostgresSchema.buildTermsTable
+        for statement in [
+            "DROP TABLE IF EXISTS \(terms)",
+            PostgresSchema.createTerms(terms),
+            "INSERT INTO \(terms) (term, docs) SELECT word, ndoc FROM ts_stat('SELECT \(PostgresSchema.wordsColumn) FROM \(table)')",
+            PostgresSchema.keyTerms(terms),
+        ] {
+            try await session.execute(statement, doing: "list the words")
+        }
+    }
+
+    /// Adds the words of the products an upsert wrote to the term list, each counted once more
+    /// per product (as a catalog file's writers count them), in the upsert's transaction.
+    private static func listUpsertedTerms(_ session: PostgresSession) async throws {
+        let upserted = """
+            SELECT \(PostgresSchema.wordsColumn) FROM \(PostgresSchema.table) \
+            WHERE \(PostgresSchema.key) IN (SELECT lower("productId") FROM pg_temp.\(PostgresSchema.upsertTable))
+            """
+        try await session.execute("""
+            INSERT INTO \(PostgresSchema.termsTable) (term, docs) SELECT word, ndoc FROM ts_stat(\(PostgresSchema.literal(upserted)))
+            ON CONFLICT (term) DO UPDATE SET docs = \(PostgresSchema.termsTable).docs + EXCLUDED.docs
+            """, doing: "list the products' words")
+        try await session.execute(PostgresSchema.bumpTermsVersion, doing: "list the products' words")
     }
 
     /// Builds the word index of `table` on `helper`, the second connection of ``completeBuild(_:helper:columns:)``.
@@ -219,15 +256,35 @@ public final class PostgresCatalogSink: CatalogSink {
             try await session.execute("ALTER TABLE \(table) ADD COLUMN \(PostgresSchema.quote(name)) text", doing: "add the column \(name)")
             live[name.lowercased()] = name
         }
-        let target = columns.map { PostgresSchema.quote(live[$0.name.lowercased()] ?? $0.name) } + [PostgresSchema.wordsColumn]
-        let source = columns.map { PostgresSchema.quote($0.name) } + [PostgresSchema.wordsColumn]
+        let (words, row, titleKey) = (PostgresSchema.wordsColumn, PostgresSchema.wordRowColumn, PostgresSchema.titleKeyColumn)
+        let fields = columns.map { PostgresSchema.quote(live[$0.name.lowercased()] ?? $0.name) }
+        let target = fields + [words, row, titleKey]
+        // Added products take the next places, in productId order; a changed one keeps its place.
+        let nextPlace = try await session.scalar(PostgresQuery(unsafeSQL: """
+            SELECT coalesce((SELECT value FROM \(PostgresSchema.metaTable) WHERE name = 'nextPlace'),
+                            (SELECT max(\(row) & \(WordFolder.placeMask)) + 1 FROM \(table)), 1)
+            """), as: Int64.self, doing: "read the next place") ?? 1
+        let source = columns.map { PostgresSchema.quote($0.name) }
+            + [words, "\(row) + \(nextPlace) - 1 + row_number() OVER (ORDER BY lower(\"productId\"))", titleKey]
         // The copied words are an added product's own, and a changed one's when the file has all
-        // their fields; with none, a changed product keeps its words; with some, they are refolded after.
-        let updates = (wordColumns(in: columns) == .all ? target.dropFirst() : target.dropFirst().dropLast()).map { "\($0) = EXCLUDED.\($0)" }
+        // their fields; with none, a changed product keeps its words; with some, they are refolded
+        // after. A title changes the class and key.
+        let wordColumns = wordColumns(in: columns)
+        var updates = fields.dropFirst().map { "\($0) = EXCLUDED.\($0)" }
+        if wordColumns == .all { updates.append("\(words) = EXCLUDED.\(words)") }
+        if columns.contains(where: { $0.name.lowercased() == ProductField.title.columnName.lowercased() }) {
+            let mask = WordFolder.placeMask
+            updates += ["\(row) = (EXCLUDED.\(row) & ~\(mask)) | (\(table).\(row) & \(mask))", "\(titleKey) = EXCLUDED.\(titleKey)"]
+        }
+        let upserted = try await session.scalar(PostgresQuery(unsafeSQL: "SELECT count(*) FROM pg_temp.\(PostgresSchema.upsertTable)"),
+                                                as: Int64.self, doing: "count the products") ?? 0
         try await session.execute("""
             INSERT INTO \(table) (\(target.joined(separator: ", "))) SELECT \(source.joined(separator: ", ")) FROM pg_temp.\(PostgresSchema.upsertTable)
             ON CONFLICT ((\(PostgresSchema.key))) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))
             """, doing: "add and update the products")
+        try await session.execute(PostgresSchema.createMeta, doing: "create the catalog's counters")
+        try await session.execute(PostgresSchema.setMeta("nextPlace", String(nextPlace + upserted)),
+                                  doing: "count the places")
         var deleted = 0
         if deletingMissing {
             deleted = try await session.scalar(PostgresQuery(unsafeSQL: """
@@ -267,7 +324,7 @@ public final class PostgresCatalogSink: CatalogSink {
         try blocking {
             try await session.execute("""
                 DECLARE catalog_refold NO SCROLL CURSOR FOR
-                SELECT \(key), p.title, p.brand, p."productType" FROM \(PostgresSchema.table) p
+                SELECT \(key), p.title, p.brand, p."productType", p.\(PostgresSchema.wordRowColumn) FROM \(PostgresSchema.table) p
                 WHERE \(key) IN (SELECT lower("productId") FROM \(upserted))
                 """, doing: "read the changed products' words")
         }
@@ -275,16 +332,22 @@ public final class PostgresCatalogSink: CatalogSink {
             let rows = try blocking {
                 try await session.rows("FETCH 1000 FROM catalog_refold", doing: "read the changed products' words").map { row in
                     let cells = row.makeRandomAccess()
-                    return (try cells[0].decode(String.self), try (1...3).map { try cells[$0].decode(String?.self) })
+                    return (try cells[0].decode(String.self), try (1...3).map { try cells[$0].decode(String?.self) }, try cells[4].decode(Int64.self))
                 }
             }
             if rows.isEmpty { break }
             let keys = rows.map(\.0)
-            let vectors = try rows.map { try PostgresSchema.tsvector($0.1.compactMap { $0 }.flatMap { try folder.words(in: $0) }) }
+            let vectors = try rows.map { _, fields, _ in
+                try PostgresSchema.tsvector(title: fields[0].map { try folder.words(in: $0) } ?? [],
+                                            other: fields.dropFirst().compactMap { $0 }.flatMap { try folder.words(in: $0) })
+            }
+            let shapes = try rows.map { _, fields, row in try folder.titleShape(fields[0] ?? "", place: row & WordFolder.placeMask) }
             var update = PostgresStatement()
             update.sql = """
-                UPDATE \(PostgresSchema.table) p SET \(PostgresSchema.wordsColumn) = v.words::tsvector
-                FROM unnest(\(update.bind(keys))::text[], \(update.bind(vectors))::text[]) AS v(key, words) WHERE \(key) = v.key
+                UPDATE \(PostgresSchema.table) p SET \(PostgresSchema.wordsColumn) = v.words::tsvector,
+                  \(PostgresSchema.wordRowColumn) = v.row, \(PostgresSchema.titleKeyColumn) = v.title_key
+                FROM unnest(\(update.bind(keys))::text[], \(update.bind(vectors))::text[], \(update.bind(shapes.map(\.wordRow)))::bigint[],
+                            \(update.bind(shapes.map(\.key)))::bigint[]) AS v(key, words, row, title_key) WHERE \(key) = v.key
                 """
             try blocking { [update] in try await session.execute(update, doing: "store the changed products' words") }
         }
@@ -295,7 +358,8 @@ public final class PostgresCatalogSink: CatalogSink {
         guard let session else { return }
         switch mode {
         case .replace:
-            editsReplaced = try blocking { try await Self.swap(session) }
+            let nextPlace = self.nextPlace
+            editsReplaced = try blocking { try await Self.swap(session, nextPlace: nextPlace) }
         case .upsert:
             try blocking { try await session.execute("COMMIT", doing: "commit the upsert") }
             inTransaction = false
@@ -304,7 +368,7 @@ public final class PostgresCatalogSink: CatalogSink {
 
     /// Renames the new table over the live one in one transaction, keeping the stars of the
     /// products it still has; returns how many hand edits it replaced.
-    private static func swap(_ session: PostgresSession) async throws -> Int {
+    private static func swap(_ session: PostgresSession, nextPlace: Int64) async throws -> Int {
         let build = PostgresSchema.buildTable
         let live = PostgresSchema.table
         let old = PostgresSchema.replacedTable
@@ -322,6 +386,16 @@ public final class PostgresCatalogSink: CatalogSink {
                 "ALTER TABLE \(build) RENAME TO \(live)",
                 "ALTER INDEX \(PostgresSchema.keyIndex(build)) RENAME TO \(PostgresSchema.keyIndex(live))",
                 "ALTER INDEX \(PostgresSchema.wordsIndex(build)) RENAME TO \(PostgresSchema.wordsIndex(live))",
+                "ALTER INDEX \(PostgresSchema.titleKeyIndex(build)) RENAME TO \(PostgresSchema.titleKeyIndex(live))",
+                "DROP TABLE IF EXISTS \(PostgresSchema.termsTable)",
+                "ALTER TABLE \(PostgresSchema.buildTermsTable) RENAME TO \(PostgresSchema.termsTable)",
+                """
+                ALTER TABLE \(PostgresSchema.termsTable) RENAME CONSTRAINT \(PostgresSchema.termsKey(PostgresSchema.buildTermsTable)) \
+                TO \(PostgresSchema.termsKey(PostgresSchema.termsTable))
+                """,
+                PostgresSchema.createMeta,
+                PostgresSchema.setMeta("nextPlace", String(nextPlace)),
+                PostgresSchema.bumpTermsVersion,
                 """
                 DELETE FROM \(PostgresSchema.favoritesTable) f
                 WHERE NOT EXISTS (SELECT 1 FROM \(live) p WHERE \(PostgresSchema.key) = f."productKey")
@@ -349,6 +423,7 @@ public final class PostgresCatalogSink: CatalogSink {
             if inTransaction { try? await session.execute("ROLLBACK", doing: "roll back the upsert") }
             if mode == .replace {
                 try? await session.execute("DROP TABLE IF EXISTS \(PostgresSchema.buildTable)", doing: "drop the new table")
+                try? await session.execute("DROP TABLE IF EXISTS \(PostgresSchema.buildTermsTable)", doing: "drop the new terms")
             }
         }
     }

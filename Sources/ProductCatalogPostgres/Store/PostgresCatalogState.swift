@@ -15,8 +15,7 @@ enum PostgresCatalogState {
         let comment = try row.makeRandomAccess()[0].decode(String.self)
         switch comment {
         case PostgresSchema.marker: return .catalog
-        case PostgresSchema.earlierMarker: return .earlierLayout
-        default: return .otherTable
+        default: return PostgresSchema.earlierMarkers.contains(comment) ? .earlierLayout : .otherTable
         }
     }
 
@@ -41,7 +40,7 @@ enum PostgresCatalogState {
         var names: [String: String] = [:]
         for row in rows {
             let name = try row.makeRandomAccess()[0].decode(String.self)
-            if name == PostgresSchema.wordsColumn { continue }
+            if PostgresSchema.wordColumns.contains(name) { continue }
             if names[name.lowercased()] == nil { names[name.lowercased()] = name }
         }
         return names

@@ -5,10 +5,13 @@ import ProductCatalog
 /// ```sql
 /// CREATE TABLE products (
 ///   "productId" text COLLATE "C" NOT NULL, title text, "listPriceMilli" bigint, …, "<each extra header>" text,
-///   catalog_words tsvector NOT NULL
+///   catalog_words tsvector NOT NULL, catalog_word_row bigint NOT NULL, catalog_title_key bigint NOT NULL
 /// );
 /// CREATE UNIQUE INDEX products_key ON products (lower("productId"));
 /// CREATE INDEX products_words ON products USING gin (catalog_words);
+/// CREATE INDEX products_title_key ON products (catalog_title_key);
+/// CREATE TABLE catalog_terms (term text COLLATE "C" PRIMARY KEY, docs bigint NOT NULL);
+/// CREATE TABLE catalog_meta (name text PRIMARY KEY, value bigint NOT NULL);
 /// ```
 ///
 /// Column names are those of the SQLite catalog, quoted. `productId` has the `C` collation, so
@@ -16,10 +19,19 @@ import ProductCatalog
 /// are one product, the unique index's order is the search order, and a prefix is one range of
 /// it. `catalog_words` holds the words of the title, brand and type as a ``WordFolder`` folds
 /// them (lower case, no accents, the SQLite catalog's words exactly), written by this tool with
-/// every row and matched by PostgreSQL's full-text search. So the same query finds the same
-/// products in a file and here, and the index builds in less than half the time it took over
-/// `to_tsvector` (which split every title on the server while the index was built). A replacing import builds
-/// `products_importing` and renames it over `products` in one transaction.
+/// every row and matched by PostgreSQL's full-text search: the title's words with weight `A`,
+/// the brand's and type's with `B`, so a query can ask for words in the title alone. So the same
+/// query finds the same products in a file and here, and the index builds in less than half the
+/// time it took over `to_tsvector` (which split every title on the server while the index was built).
+///
+/// Search lists word matches in the file's order (see ``PostgresWordTiers``): `catalog_word_row`
+/// is the product's row in a file's word index (the number of its title's words above its place,
+/// productId order for a replacing import's products, the order they came in after), and
+/// `catalog_title_key` the hash of its title's words (``WordFolder/titleShape(_:place:)``).
+/// `catalog_terms` lists every word with the products holding it, which a search plans by
+/// (``WordVocabulary``); `catalog_meta` holds the next place (`nextPlace`) and a number that
+/// changes whenever terms are added (`termsVersion`). A replacing import builds
+/// `products_importing` and `catalog_terms_importing` and renames them over the live ones in one transaction.
 enum PostgresSchema {
     static let table = "products"
     /// The table a replacing import fills, renamed over ``table`` when complete.
@@ -33,19 +45,36 @@ enum PostgresSchema {
     /// The productIds (folded) added, edited or deleted by hand since the last replacing import.
     static let editsTable = "catalog_edits"
     /// The table comment that marks a catalog made by this tool.
-    static let marker = "ProductCatalog products, layout 2"
-    /// The marker of the layout before this one, whose words `to_tsvector` found in the index.
-    static let earlierMarker = "ProductCatalog products, layout 1"
+    static let marker = "ProductCatalog products, layout 3"
+    /// The markers of earlier layouts: words found by `to_tsvector` in the index (1), words
+    /// without fields or places (2).
+    static let earlierMarkers: Set<String> = ["ProductCatalog products, layout 1", "ProductCatalog products, layout 2"]
+    /// Every word with the products holding it.
+    static let termsTable = "catalog_terms"
+    /// The term list a replacing import builds, renamed over ``termsTable`` when complete.
+    static let buildTermsTable = "catalog_terms_importing"
+    /// The catalog's counters: `nextPlace` and `termsVersion`.
+    static let metaTable = "catalog_meta"
 
     /// The unique index on the folded productId of `table`.
     static func keyIndex(_ table: String) -> String { table + "_key" }
     /// The full-text index of `table`.
     static func wordsIndex(_ table: String) -> String { table + "_words" }
+    /// The index of `table`'s title keys.
+    static func titleKeyIndex(_ table: String) -> String { table + "_title_key" }
+    /// The primary key of a terms table.
+    static func termsKey(_ table: String) -> String { table + "_key" }
 
     /// The folded productId, the key of every search and lookup.
     static let key = "lower(\"productId\")"
     /// The column of each product's folded words, which the word index covers.
     static let wordsColumn = "catalog_words"
+    /// The column of each product's row in the word index's order.
+    static let wordRowColumn = "catalog_word_row"
+    /// The column of each product's title key.
+    static let titleKeyColumn = "catalog_title_key"
+    /// The columns this tool keeps beside a product's fields, in this order after them.
+    static let wordColumns = [wordsColumn, wordRowColumn, titleKeyColumn]
 
     /// The advisory lock of an import into the catalog in `schema` (held for the session), which
     /// edits take shared for their transaction: "PCAT" and a hash of the schema.
@@ -73,14 +102,17 @@ enum PostgresSchema {
     /// The most bytes of words kept for one product: half of what a `tsvector` holds.
     static let mostWordBytes = 1 << 19
 
-    /// The `tsvector` text of folded `words`: each once, without those too long to index.
-    static func tsvector(_ words: [String]) -> String {
+    /// The `tsvector` text of the folded words of a title and of the other indexed fields: the
+    /// title's with weight `A`, the others' with `B`, each once, without those too long to index.
+    static func tsvector(title: [String], other: [String]) -> String {
         var total = 0
         var kept: [String] = []
-        for word in Set(words).sorted() where word.utf8.count <= longestWord {
-            total += word.utf8.count
-            if total > mostWordBytes { break }
-            kept.append(lexeme(word))
+        for (words, label) in [(title, ":1A"), (other, ":2B")] {
+            for word in Set(words).sorted() where word.utf8.count <= longestWord {
+                total += word.utf8.count
+                if total > mostWordBytes { break }
+                kept.append(lexeme(word) + label)
+            }
         }
         return kept.joined(separator: " ")
     }
@@ -95,8 +127,10 @@ enum PostgresSchema {
                 ? "\(quote(column.name)) text COLLATE \"C\" NOT NULL"
                 : "\(quote(column.name)) \(type(isInteger: column.isInteger))"
         }
-        let words = "\(wordsColumn) tsvector NOT NULL DEFAULT ''"
-        return "CREATE \(temporary ? "TEMPORARY " : "")TABLE \(name) (\((definitions + [words]).joined(separator: ", ")))"
+        let words = [
+            "\(wordsColumn) tsvector NOT NULL DEFAULT ''", "\(wordRowColumn) bigint NOT NULL DEFAULT 0", "\(titleKeyColumn) bigint NOT NULL DEFAULT 0",
+        ]
+        return "CREATE \(temporary ? "TEMPORARY " : "")TABLE \(name) (\((definitions + words).joined(separator: ", ")))"
     }
 
     /// `CREATE INDEX` for the word index of `table`.
@@ -104,10 +138,39 @@ enum PostgresSchema {
         "CREATE INDEX \(wordsIndex(table)) ON \(table) USING gin (\(wordsColumn))"
     }
 
+    /// `CREATE INDEX` for the title keys of `table`.
+    static func createTitleKeyIndex(_ table: String) -> String {
+        "CREATE INDEX \(titleKeyIndex(table)) ON \(table) (\(titleKeyColumn))"
+    }
+
+    /// `CREATE TABLE` for a term list named `name`, without its key.
+    static func createTerms(_ name: String) -> String {
+        "CREATE TABLE \(name) (term text COLLATE \"C\" NOT NULL, docs bigint NOT NULL)"
+    }
+
+    /// The primary key of the term list `name`.
+    static func keyTerms(_ name: String) -> String {
+        "ALTER TABLE \(name) ADD CONSTRAINT \(termsKey(name)) PRIMARY KEY (term)"
+    }
+
+    static let createMeta = """
+        CREATE TABLE IF NOT EXISTS \(metaTable) (name text PRIMARY KEY, value bigint NOT NULL)
+        """
+
+    /// Sets the counter `name` to `value`.
+    static func setMeta(_ name: String, _ value: String) -> String {
+        "INSERT INTO \(metaTable) (name, value) VALUES (\(literal(name)), \(value)) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value"
+    }
+
+    /// Adds one to `termsVersion`.
+    static let bumpTermsVersion = """
+        INSERT INTO \(metaTable) (name, value) VALUES ('termsVersion', 1) ON CONFLICT (name) DO UPDATE SET value = \(metaTable).value + 1
+        """
+
     /// `name`, or, when a file's column would take the words column's name, that name with the
     /// first free suffix `_2`, `_3`…, as a header repeating a field's name gets.
     static func storedName(_ name: String, among names: Set<String>) -> String {
-        guard name.lowercased() == wordsColumn else { return name }
+        guard wordColumns.contains(name.lowercased()) else { return name }
         var suffix = 2
         while names.contains("\(name)_\(suffix)".lowercased()) { suffix += 1 }
         return "\(name)_\(suffix)"
