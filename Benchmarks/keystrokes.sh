@@ -3,10 +3,13 @@
 # (ProductSearch, the Keystrokes executable) and through `catalog serve` (one request at a time),
 # then `wrk -t2 -c32` on the slowest keystrokes. With --before, another build's server is timed
 # on the same keystrokes in the same run (it imports the same file into a catalog of its own layout).
+# With --postgres URL, the same file is imported there too and typed through `catalog serve --db URL`
+# after the file, for the two engines side by side (same results, see PostgresAgreementTests).
 #
 #   Benchmarks/keystrokes.sh                                # 1,000,000 realistic products, 1,000 titles
 #   Benchmarks/keystrokes.sh --rows 10000000 --titles 300
 #   Benchmarks/keystrokes.sh --before e62342a --titles 200
+#   Benchmarks/keystrokes.sh --titles 100 --postgres 'postgres://postgres@/postgres?host=/tmp/pg&port=5499&schema=keystrokes'
 #
 # Installs wrk from Debian's packages when it is missing (as root). Files go to $TMPDIR/productcatalog-keystrokes.
 set -euo pipefail
@@ -17,14 +20,16 @@ rows=1000000
 titles=1000
 seed=11
 before=""
+postgres=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --rows) rows="$2"; shift 2 ;;
         --titles) titles="$2"; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --before) before="$2"; shift 2 ;;
+        --postgres) postgres="$2"; shift 2 ;;
         --work) work="$2"; shift 2 ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -53,6 +58,11 @@ for name in "${builds[@]}"; do
     fi
 done
 
+if [ -n "$postgres" ]; then
+    /usr/bin/time -f "%e s, %M KB peak" -o import-postgres.time "$work/catalog-now" import "$csv" --db "$postgres" --quiet > /dev/null
+    echo "import (postgres): $(cat import-postgres.time)"
+fi
+
 echo
 echo "## In-process ($rows products)"
 "$keys" "catalog-now-$rows.sqlite" --titles "$titles" --seed "$seed" | tee inprocess.txt
@@ -71,8 +81,14 @@ for index, (title,) in enumerate(con.execute("select title from products order b
 print("\n".join(picked))
 PY
 
-for name in "${builds[@]}"; do
-    "$work/catalog-$name" serve --db "catalog-$name-$rows.sqlite" --port 0 > serve-$name.out 2>&1 &
+servers=("${builds[@]}")
+[ -n "$postgres" ] && servers+=(postgres)
+for name in "${servers[@]}"; do
+    if [ "$name" = postgres ]; then
+        "$work/catalog-now" serve --db "$postgres" --port 0 > serve-$name.out 2>&1 &
+    else
+        "$work/catalog-$name" serve --db "catalog-$name-$rows.sqlite" --port 0 > serve-$name.out 2>&1 &
+    fi
     server=$!
     port=""
     for _ in $(seq 1 100); do

@@ -1,7 +1,7 @@
 import FeedGenerator
 import Foundation
 import ProductCatalog
-import ProductCatalogPostgres
+@testable import ProductCatalogPostgres
 import Testing
 
 /// A catalog with a realistic vocabulary, imported into a file and into PostgreSQL, must answer
@@ -21,6 +21,8 @@ import Testing
                 queries.append(words[0] + " " + words[1])
                 // A word before the last that only starts a title word: a tier of its own.
                 if words[0].count > 4 { queries.append(String(words[0].dropLast(2)) + " " + words[1]) }
+                // A last word of one letter, which stands for many products, after a narrow one.
+                queries.append(words[0] + " " + String(words[1].prefix(1)))
             }
             if let last = words.last, last.count > 3 { queries.append(String(last.prefix(3))) }
             if let long = words.first(where: { $0.count >= 6 }) {
@@ -114,41 +116,51 @@ import Testing
 
         try await PostgresTestServer.withCatalog { location in
             _ = try await importCSV(file, into: location)
-            let search = try await PostgresProductSearch.open(location)
-            var typoMatches = 0
-            for (index, query) in queries.enumerated() {
-                for typos in [true, false] {
-                    let filters = [SearchFilters(), colored, cheap][index % 3]
-                    let expected = try reference.page(query: query, filters: filters, typos: typos, limit: 20)
-                    let found = try await search.page(query: query, filters: filters, typos: typos, limit: 20)
-                    #expect(found.products.map(\.productId) == expected.products.map(\.productId), "\(query), typos \(typos), \(filters)")
-                    #expect(found.highlights == expected.highlights, "highlights of \(query)")
-                    #expect((found.nextCursor == nil) == (expected.nextCursor == nil), "\(query): a next page")
-                    if let next = found.nextCursor, let referenceNext = expected.nextCursor {
-                        let second = try await search.page(query: query, filters: filters, typos: typos, after: next, limit: 20)
-                        let referenceSecond = try reference.page(query: query, filters: filters, typos: typos, after: referenceNext, limit: 20)
-                        #expect(second.products.map(\.productId) == referenceSecond.products.map(\.productId), "\(query): the second page")
-                    }
-                    let count = try await search.count(query: query, filters: filters, typos: typos)
-                    let referenceCount = try reference.count(query: query, filters: filters, typos: typos)
-                    #expect(count == referenceCount, "count of \(query), typos \(typos)")
-                    if typos { typoMatches += referenceCount - (try reference.count(query: query, filters: filters, typos: false)) }
-                }
-                if index % 4 == 0 {
-                    let sort = [SearchSort.price, .priceDescending, .title, .newest][index / 4 % 4]
-                    let expected = try reference.page(query: query, sort: sort, limit: 20)
-                    let found = try await search.page(query: query, sort: sort, limit: 20)
-                    #expect(found.products.map(\.productId) == expected.products.map(\.productId), "\(query) by \(sort)")
-                }
-            }
-            // The misspelt queries found products with typos: the typo tiers were compared, not only empty ones.
-            #expect(typoMatches > 100, "\(typoMatches) products matched only with typos")
-            for sort in [SearchSort.price, .title, .newest] {
-                let expected = try await PostgresSearchTests.allPages(limit: 500) { try reference.page(query: "", sort: sort, after: $0, limit: 500) }
-                let found = try await PostgresSearchTests.allPages(limit: 500) { try await search.page(query: "", sort: sort, after: $0, limit: 500) }
-                #expect(found == expected, "every product by \(sort)")
-            }
-            await search.close()
+            // With low limits, broad words are checked on rows and dense tiers walked in word-row order, as on a large catalog.
+            var low = PostgresWordTiers.Limits()
+            (low.checkedProducts, low.checkedRatio, low.walkedProducts) = (100, 3, 200)
+            try await Self.compare(queries, PostgresProductSearch.open(location), reference, [SearchFilters(), colored, cheap], typoMatches: 100)
+            try await Self.compare(queries.enumerated().filter { $0.offset % 3 == 0 }.map(\.element),
+                                   PostgresProductSearch.open(location, lookupLimits: low), reference, [SearchFilters(), colored], typoMatches: 30)
         }
+    }
+
+    /// Compares the first and second pages, counts and highlights of each query, and sorted pages of some.
+    static func compare(_ queries: [String], _ search: PostgresProductSearch, _ reference: ProductSearch, _ filterSets: [SearchFilters],
+                        typoMatches wanted: Int) async throws {
+        var typoMatches = 0
+        for (index, query) in queries.enumerated() {
+            for typos in [true, false] {
+                let filters = filterSets[index % filterSets.count]
+                let expected = try reference.page(query: query, filters: filters, typos: typos, limit: 20)
+                let found = try await search.page(query: query, filters: filters, typos: typos, limit: 20)
+                #expect(found.products.map(\.productId) == expected.products.map(\.productId), "\(query), typos \(typos), \(filters)")
+                #expect(found.highlights == expected.highlights, "highlights of \(query)")
+                #expect((found.nextCursor == nil) == (expected.nextCursor == nil), "\(query): a next page")
+                if let next = found.nextCursor, let referenceNext = expected.nextCursor {
+                    let second = try await search.page(query: query, filters: filters, typos: typos, after: next, limit: 20)
+                    let referenceSecond = try reference.page(query: query, filters: filters, typos: typos, after: referenceNext, limit: 20)
+                    #expect(second.products.map(\.productId) == referenceSecond.products.map(\.productId), "\(query): the second page")
+                }
+                let count = try await search.count(query: query, filters: filters, typos: typos)
+                let referenceCount = try reference.count(query: query, filters: filters, typos: typos)
+                #expect(count == referenceCount, "count of \(query), typos \(typos)")
+                if typos { typoMatches += referenceCount - (try reference.count(query: query, filters: filters, typos: false)) }
+            }
+            if index % 4 == 0 {
+                let sort = [SearchSort.price, .priceDescending, .title, .newest][index / 4 % 4]
+                let expected = try reference.page(query: query, sort: sort, limit: 20)
+                let found = try await search.page(query: query, sort: sort, limit: 20)
+                #expect(found.products.map(\.productId) == expected.products.map(\.productId), "\(query) by \(sort)")
+            }
+        }
+        // The misspelt queries found products with typos: the typo tiers were compared, not only empty ones.
+        #expect(typoMatches > wanted, "\(typoMatches) products matched only with typos")
+        for sort in [SearchSort.price, .title, .newest] {
+            let expected = try await PostgresSearchTests.allPages(limit: 500) { try reference.page(query: "", sort: sort, after: $0, limit: 500) }
+            let found = try await PostgresSearchTests.allPages(limit: 500) { try await search.page(query: "", sort: sort, after: $0, limit: 500) }
+            #expect(found == expected, "every product by \(sort)")
+        }
+        await search.close()
     }
 }

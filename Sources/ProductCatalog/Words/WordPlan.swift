@@ -46,7 +46,7 @@ public struct WordPlan: Sendable {
         var isTerm: Bool
         var starts: Starts
         /// The products holding the terms it starts, summed over the terms: an upper bound (`Int.max` when not known).
-        var products: Int
+        public internal(set) var products: Int
         /// The terms (or, for the last word, the starts of terms) near it, with their distance;
         /// empty when it may have no typo.
         public internal(set) var near: [NearTerm] = []

@@ -54,7 +54,7 @@ public final class PostgresCatalogEditor: Sendable {
                     PostgresSchema.createTable(table, columns: PostgresSchema.fieldColumns),
                     "CREATE UNIQUE INDEX \(PostgresSchema.keyIndex(table)) ON \(table) (\(PostgresSchema.key))",
                     PostgresSchema.createWordsIndex(table),
-                    PostgresSchema.createTitleKeyIndex(table),
+                ] + PostgresSchema.createWordOrderIndexes(table) + [
                     "DROP TABLE IF EXISTS \(PostgresSchema.termsTable)",
                     PostgresSchema.createTerms(PostgresSchema.termsTable),
                     PostgresSchema.keyTerms(PostgresSchema.termsTable),

@@ -22,18 +22,26 @@ public final class PostgresProductSearch: Sendable {
     private let folder: Mutex<WordFolder>
     /// The term list and the version it was read at.
     private let vocabulary = Mutex<(version: Int64, vocabulary: WordVocabulary)?>(nil)
+    /// Where word search switches ways of finding a tier's products.
+    let lookupLimits: PostgresWordTiers.Limits
 
-    init(session: PostgresSession) throws {
+    init(session: PostgresSession, lookupLimits: PostgresWordTiers.Limits = .init()) throws {
         self.session = session
+        self.lookupLimits = lookupLimits
         folder = Mutex(try WordFolder())
     }
 
     /// Connects to the catalog at `location`; throws ``CatalogError/noCatalog(path:)`` when there is none yet.
     public static func open(_ location: PostgresLocation) async throws -> PostgresProductSearch {
+        try await open(location, lookupLimits: .init())
+    }
+
+    /// ``open(_:)`` with other limits, so that a test of a small catalog takes every way of finding products.
+    static func open(_ location: PostgresLocation, lookupLimits: PostgresWordTiers.Limits) async throws -> PostgresProductSearch {
         let session = try await PostgresSession.open(location)
         do {
             _ = try await PostgresCatalogState.requireCatalog(session)
-            return try PostgresProductSearch(session: session)
+            return try PostgresProductSearch(session: session, lookupLimits: lookupLimits)
         } catch {
             await session.close()
             throw error
@@ -88,16 +96,9 @@ public final class PostgresProductSearch: Sendable {
             products = prefixPage.products
         }
         guard let plan, let tiers = try await tiers(plan) else { return try highlighted(SearchPage(products: products, nextCursor: nil)) }
-        var statement = PostgresStatement()
-        let matching = wordMatches(tiers, excludingPrefix: query, filters: filters, columns: "p.*", in: &statement)
-        let after = position ?? (WordTier.exactTitle, 0)
         let room = limit - products.count
-        statement.sql = """
-            SELECT * FROM (\(matching)) m WHERE (\(PostgresWordTiers.tierColumn), \(PostgresSchema.wordRowColumn)) > \
-            (\(statement.bind(after.tier.rawValue)), \(statement.bind(after.row)))
-            ORDER BY \(PostgresWordTiers.tierColumn), \(PostgresSchema.wordRowColumn) LIMIT \(room + 1)
-            """
-        let rows = try await session.rows(statement.query, doing: "search by words")
+        let after = position ?? (WordTier.exactTitle, 0)
+        let rows = try await wordMatchRows(tiers, after: after, excludingPrefix: query, filters: filters, columns: "p.*", limit: room + 1)
         var last = after
         do {
             for row in rows.prefix(room) {
@@ -111,6 +112,28 @@ public final class PostgresProductSearch: Sendable {
         }
         guard rows.count > room else { return try highlighted(SearchPage(products: products, nextCursor: nil)) }
         return try highlighted(SearchPage(products: products, nextCursor: KeysetCursor(afterWordMatch: last.tier, row: last.row)))
+    }
+
+    /// Up to `limit` word matches after `after`, in order, each row with `columns`, its tier and
+    /// its word row: one query per tier, from the cursor's, until `limit` are found, so that a
+    /// tier with many matches is read in word-row order from its index and stops at a page
+    /// (one query for every tier at once sorted all of `t`'s 600,000 matches on a realistic million).
+    private func wordMatchRows(_ tiers: PostgresWordTiers, after: (tier: WordTier, row: Int64), excludingPrefix prefix: String,
+                               filters: SearchFilters, columns: String, limit: Int) async throws -> [PostgresRow] {
+        var rows: [PostgresRow] = []
+        for tier in tiers.plan.tiers where tier >= after.tier && rows.count < limit {
+            var statement = PostgresStatement()
+            var sql = "SELECT \(columns), \(tier.rawValue) AS \(PostgresWordTiers.tierColumn) FROM products p WHERE "
+            sql += tiers.condition(of: tier, in: &statement)
+            sql += PostgresPrefix(prefix).condition(in: &statement, excluding: true)
+            sql += PostgresFilters.conditions(filters, in: &statement)
+            if tier == after.tier { sql += " AND \(PostgresSchema.wordRowColumn) > \(statement.bind(after.row))" }
+            // `+ 0` keeps the planner from walking the word-row index for a tier it would guess dense.
+            let order = PostgresSchema.wordRowColumn + (tiers.walksWordRows(tier) ? "" : " + 0")
+            statement.sql = sql + " ORDER BY \(order) LIMIT \(limit - rows.count)"
+            rows += try await session.rows(statement.query, doing: "search by words")
+        }
+        return rows
     }
 
     /// Up to `limit` products matching `query` and `filters` after `cursor`, in `sort`'s order
@@ -138,8 +161,8 @@ public final class PostgresProductSearch: Sendable {
                 if let upper = prefix.upper { range += " AND \(key) < \(statement.bind(upper))" }
                 alternatives.append("(\(range))")
             }
-            if let plan, let tiers = PostgresWordTiers(plan: plan, exactKeys: []) {
-                alternatives.append("\(PostgresSchema.wordsColumn) @@ \(statement.bind(tiers.anyTier))::tsquery")
+            if let plan, let tiers = PostgresWordTiers(plan: plan, exactKeys: [], limits: lookupLimits) {
+                alternatives.append(tiers.anyTier(in: &statement))
             }
             conditions += " AND (\(alternatives.isEmpty ? "false" : alternatives.joined(separator: " OR ")))"
         }
@@ -206,7 +229,7 @@ public final class PostgresProductSearch: Sendable {
     public func count(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, upTo limit: Int? = nil) async throws -> Int {
         let byId = try await count(prefix: query, filters: filters, upTo: limit)
         if let limit, byId >= limit { return limit }
-        guard let plan = try await plan(query, typos: typos), let tiers = PostgresWordTiers(plan: plan, exactKeys: []) else { return byId }
+        guard let plan = try await plan(query, typos: typos), let tiers = PostgresWordTiers(plan: plan, exactKeys: [], limits: lookupLimits) else { return byId }
         var statement = PostgresStatement()
         statement.sql = "FROM products p WHERE " + wordConditions(tiers, excludingPrefix: query, filters: filters, in: &statement)
         return byId + (try await count(statement, upTo: limit.map { $0 - byId }))
@@ -220,13 +243,10 @@ public final class PostgresProductSearch: Sendable {
         let columns = FacetCounts.fields.map { PostgresSchema.quote($0.columnName) }
         var rows = try await facetRows(prefix: query, filters: filters, cap: cap)
         if rows.count <= cap, let plan = try await plan(query, typos: typos), let tiers = try await tiers(plan) {
-            var statement = PostgresStatement()
-            let matching = wordMatches(tiers, excludingPrefix: query, filters: filters, columns: "p.*", in: &statement)
-            statement.sql = """
-                SELECT \(columns.joined(separator: ", ")) FROM (\(matching)) m
-                ORDER BY \(PostgresWordTiers.tierColumn), \(PostgresSchema.wordRowColumn) LIMIT \(cap + 1 - rows.count)
-                """
-            rows += try await values(statement)
+            let matches = try await wordMatchRows(tiers, after: (.exactTitle, 0), excludingPrefix: query, filters: filters,
+                                                  columns: columns.map { "p." + $0 }.joined(separator: ", ") + ", p.\(PostgresSchema.wordRowColumn)",
+                                                  limit: cap + 1 - rows.count)
+            rows += try matches.map { row in try row.makeRandomAccess()[0..<columns.count].map { try $0.decode(String?.self) } }
         }
         return FacetCounts(tallying: Array(rows.prefix(cap)), top: top, isComplete: rows.count <= cap)
     }
@@ -309,18 +329,10 @@ public final class PostgresProductSearch: Sendable {
     /// `prefix` (those come before, by productId) and that meet `filters`.
     private func wordConditions(_ tiers: PostgresWordTiers, excludingPrefix prefix: String, filters: SearchFilters,
                                 in statement: inout PostgresStatement) -> String {
-        var sql = "\(PostgresSchema.wordsColumn) @@ \(statement.bind(tiers.anyTier))::tsquery"
+        var sql = tiers.anyTier(in: &statement)
         sql += PostgresPrefix(prefix).condition(in: &statement, excluding: true)
         sql += PostgresFilters.conditions(filters, in: &statement)
         return sql
-    }
-
-    /// `SELECT columns, tier FROM products p WHERE …` for the word matches of ``wordConditions(_:excludingPrefix:filters:in:)``.
-    private func wordMatches(_ tiers: PostgresWordTiers, excludingPrefix prefix: String, filters: SearchFilters, columns: String,
-                             in statement: inout PostgresStatement) -> String {
-        let tier = tiers.tier(in: &statement)
-        return "SELECT \(columns), \(tier) AS \(PostgresWordTiers.tierColumn) FROM products p WHERE "
-            + wordConditions(tiers, excludingPrefix: prefix, filters: filters, in: &statement)
     }
 
     /// The tiers of `plan`, with the products whose title is exactly its words; nil when nothing can match.
@@ -341,7 +353,7 @@ public final class PostgresProductSearch: Sendable {
                 }
             }
         }
-        return PostgresWordTiers(plan: plan, exactKeys: exact)
+        return PostgresWordTiers(plan: plan, exactKeys: exact, limits: lookupLimits)
     }
 
     /// How `query` is looked up, as a catalog file plans it (see ``WordVocabulary``); nil without words.

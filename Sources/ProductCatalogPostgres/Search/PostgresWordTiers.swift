@@ -18,49 +18,102 @@ struct PostgresWordTiers {
     /// The name of the tier column a word-match query adds to each row.
     static let tierColumn = "catalog_tier"
 
+    /// Where a search switches from one way of finding a tier's products to another: how, not which.
+    struct Limits: Sendable {
+        /// A word whose terms hold more products than this many times the narrowest word's (and
+        /// more than ``checkedProducts``) is checked on each row the other words find rather than
+        /// looked up: the word index merges the rows of every term a short start stands for (after
+        /// three narrow words, `s` took 60 to 75 ms a query on a realistic million).
+        var checkedRatio = 10
+        var checkedProducts = 5_000
+        /// Products a looked-up tier may hold before its page is read by walking the word-row
+        /// index (stopping at a full page) rather than found by the word index and sorted: sorting
+        /// costs about half a microsecond a product (`t`, 600,000 products, 240 ms), while a walk
+        /// through a tier sparser than PostgreSQL guessed reads every row (1.1 s for 429 products of `ervu`).
+        var walkedProducts = 50_000
+    }
+
     let plan: WordPlan
+    let limits: Limits
     /// The folded productIds of the products whose title is exactly the query's words.
     let exactKeys: [String]
+    /// The words checked on each row rather than looked up in the word index.
+    let checked: Set<Int>
 
     /// Nil when the plan holds a word no `tsvector` can hold: nothing matches it.
-    init?(plan: WordPlan, exactKeys: [String]) {
+    init?(plan: WordPlan, exactKeys: [String], limits: Limits) {
         guard plan.folded.allSatisfy({ $0.utf8.count <= PostgresSchema.longestWord }) else { return nil }
         self.plan = plan
         self.exactKeys = exactKeys
+        self.limits = limits
+        let narrowest = plan.words.map(\.products).min() ?? 0
+        checked = Set(plan.words.indices.filter { index in
+            let products = plan.words[index].products
+            return products > limits.checkedProducts && products / limits.checkedRatio > narrowest
+        })
     }
 
-    /// The `tsquery` of the products in any tier.
-    var anyTier: String {
-        plan.words.indices.map { "(" + alternatives(ofWord: $0).joined(separator: " | ") + ")" }.joined(separator: " & ")
+    /// Whether the page of `tier` walks the word-row index: a tier without typos whose narrowest
+    /// looked-up word holds many products, so that the walk finds a page soon.
+    func walksWordRows(_ tier: WordTier) -> Bool {
+        guard tier != .exactTitle, !tier.isTypo else { return false }
+        let looked = plan.words.indices.filter { !checked.contains($0) }.map { plan.words[$0].products }
+        return (looked.min() ?? 0) > limits.walkedProducts
     }
 
-    /// The SQL value of a row's tier (its ``WordTier/rawValue``), for a row that matches ``anyTier``.
-    func tier(in statement: inout PostgresStatement) -> String {
-        let words = PostgresSchema.wordsColumn
+    /// The condition of the products in any tier.
+    func anyTier(in statement: inout PostgresStatement) -> String {
+        matches(plan.words.indices.map { ($0, "(" + alternatives(ofWord: $0).joined(separator: " | ") + ")") }, in: &statement)
+    }
+
+    /// The condition of the products in `tier` alone, each tier's own `tsquery` and not the
+    /// one before it, so that PostgreSQL estimates each on its own: a dense tier is read in
+    /// word-row order from its index and stops at a page, a sparse one is found by the word index
+    /// and sorted (one expression for every tier, filtered, walked the word rows of a million
+    /// products to find an exact title).
+    func condition(of tier: WordTier, in statement: inout PostgresStatement) -> String {
         let last = plan.words.count - 1
-        let titleWords = plan.words.indices.map { lexeme($0) + ($0 == last ? ":*A" : ":A") }
-        let titleStarts = plan.words.indices.map { lexeme($0) + ":*A" }
-        let anyField = plan.words.indices.map { lexeme($0) + ":*" }
-        var cases: [String] = []
-        if !exactKeys.isEmpty {
-            cases.append("WHEN \(PostgresSchema.key) = ANY(\(statement.bind(exactKeys))::text[]) THEN \(WordTier.exactTitle.rawValue)")
-        }
-        for (tier, query) in [(WordTier.titleWords, titleWords), (.titleStarts, titleStarts), (.anyField, anyField)] {
-            cases.append("WHEN \(words) @@ \(statement.bind(query.joined(separator: " & ")))::tsquery THEN \(tier.rawValue)")
-        }
-        // Every word matches, some with typos: the tier of their sum.
-        var typos: [String] = []
-        for index in plan.words.indices {
-            var distances = ["WHEN \(words) @@ \(statement.bind(anyField[index]))::tsquery THEN 0"]
-            for distance in Set(plan.words[index].near.map(\.distance)).sorted() {
-                let near = nearTerms(ofWord: index, at: distance)
-                guard !near.isEmpty else { continue }
-                distances.append("WHEN \(words) @@ \(statement.bind(near.joined(separator: " | ")))::tsquery THEN \(distance)")
+        let titleWords = plan.words.indices.map { ($0, lexeme($0) + ($0 == last ? ":*A" : ":A")) }
+        let titleStarts = plan.words.indices.map { ($0, lexeme($0) + ":*A") }
+        let anyField = plan.words.indices.map { ($0, lexeme($0) + ":*") }
+        let exact = exactKeys.isEmpty ? "false" : "\(PostgresSchema.key) = ANY(\(statement.bind(exactKeys))::text[])"
+        switch tier {
+        case .exactTitle: return exact
+        case .titleWords: return "\(matches(titleWords, in: &statement)) AND NOT \(exact)"
+        case .titleStarts: return "\(matches(titleStarts, in: &statement)) AND NOT \(checks(titleWords, in: &statement))"
+        case .anyField: return "\(matches(anyField, in: &statement)) AND NOT \(checks(titleStarts, in: &statement))"
+        case .oneTypo, .twoTypos, .moreTypos:
+            // Every word matches, some with typos: each counts its fewest, and the tier is their sum.
+            var typos: [String] = []
+            for index in plan.words.indices {
+                var distances = ["WHEN \(checks([anyField[index]], in: &statement)) THEN 0"]
+                for distance in Set(plan.words[index].near.map(\.distance)).sorted() {
+                    let near = nearTerms(ofWord: index, at: distance)
+                    guard !near.isEmpty else { continue }
+                    distances.append("WHEN \(checks([(index, near.joined(separator: " | "))], in: &statement)) THEN \(distance)")
+                }
+                typos.append("CASE \(distances.joined(separator: " ")) ELSE 3 END")
             }
-            typos.append("CASE \(distances.joined(separator: " ")) ELSE 3 END")
+            let sum = "least(3, \(typos.joined(separator: " + ")))"
+            return "\(anyTier(in: &statement)) AND NOT \(checks(anyField, in: &statement)) AND \(sum) = \(tier.rawValue - WordTier.anyField.rawValue)"
         }
-        let typoTier = "\(WordTier.anyField.rawValue) + least(3, \(typos.joined(separator: " + ")))"
-        return "CASE \(cases.joined(separator: " ")) ELSE \(typoTier) END"
+    }
+
+    /// The rows whose words match every part (a word's index and its `tsquery` text): the parts
+    /// of looked-up words through the word index (`@@`), those of checked words on each row
+    /// (`ts_match_vq`, the same test, which the planner does not take to the index).
+    private func matches(_ parts: [(word: Int, query: String)], in statement: inout PostgresStatement) -> String {
+        let looked = parts.filter { !checked.contains($0.word) }.map(\.query)
+        let rest = parts.filter { checked.contains($0.word) }.map(\.query)
+        var conditions: [String] = []
+        if !looked.isEmpty { conditions.append("\(PostgresSchema.wordsColumn) @@ \(statement.bind(looked.joined(separator: " & ")))::tsquery") }
+        if !rest.isEmpty { conditions.append("ts_match_vq(\(PostgresSchema.wordsColumn), \(statement.bind(rest.joined(separator: " & ")))::tsquery)") }
+        return conditions.count == 1 ? conditions[0] : "(" + conditions.joined(separator: " AND ") + ")"
+    }
+
+    /// The same test on each row alone, for a condition that narrows what another found.
+    private func checks(_ parts: [(word: Int, query: String)], in statement: inout PostgresStatement) -> String {
+        "ts_match_vq(\(PostgresSchema.wordsColumn), \(statement.bind(parts.map(\.query).joined(separator: " & ")))::tsquery)"
     }
 
     /// A word as a quoted lexeme.

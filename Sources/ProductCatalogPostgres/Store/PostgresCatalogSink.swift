@@ -194,7 +194,7 @@ public final class PostgresCatalogSink: CatalogSink {
             try await session.execute(
                 "CREATE UNIQUE INDEX \(PostgresSchema.keyIndex(table)) ON \(table) (\(PostgresSchema.key))", doing: "index the productIds")
             try await session.execute("ANALYZE \(table)", doing: "analyze the new table")
-            try await session.execute(PostgresSchema.createTitleKeyIndex(table), doing: "index the title keys")
+            for statement in PostgresSchema.createWordOrderIndexes(table) { try await session.execute(statement, doing: "index the word order") }
             try await listTerms(session, of: table)
         } catch {
             // Closing the helper's connection stops its index build.
@@ -387,6 +387,7 @@ public final class PostgresCatalogSink: CatalogSink {
                 "ALTER INDEX \(PostgresSchema.keyIndex(build)) RENAME TO \(PostgresSchema.keyIndex(live))",
                 "ALTER INDEX \(PostgresSchema.wordsIndex(build)) RENAME TO \(PostgresSchema.wordsIndex(live))",
                 "ALTER INDEX \(PostgresSchema.titleKeyIndex(build)) RENAME TO \(PostgresSchema.titleKeyIndex(live))",
+                "ALTER INDEX \(PostgresSchema.wordRowIndex(build)) RENAME TO \(PostgresSchema.wordRowIndex(live))",
                 "DROP TABLE IF EXISTS \(PostgresSchema.termsTable)",
                 "ALTER TABLE \(PostgresSchema.buildTermsTable) RENAME TO \(PostgresSchema.termsTable)",
                 """

@@ -10,6 +10,7 @@ import ProductCatalog
 /// CREATE UNIQUE INDEX products_key ON products (lower("productId"));
 /// CREATE INDEX products_words ON products USING gin (catalog_words);
 /// CREATE INDEX products_title_key ON products (catalog_title_key);
+/// CREATE INDEX products_word_row ON products (catalog_word_row);
 /// CREATE TABLE catalog_terms (term text COLLATE "C" PRIMARY KEY, docs bigint NOT NULL);
 /// CREATE TABLE catalog_meta (name text PRIMARY KEY, value bigint NOT NULL);
 /// ```
@@ -62,6 +63,8 @@ enum PostgresSchema {
     static func wordsIndex(_ table: String) -> String { table + "_words" }
     /// The index of `table`'s title keys.
     static func titleKeyIndex(_ table: String) -> String { table + "_title_key" }
+    /// The index of `table`'s word rows, which a page of a tier with many matches walks in order.
+    static func wordRowIndex(_ table: String) -> String { table + "_word_row" }
     /// The primary key of a terms table.
     static func termsKey(_ table: String) -> String { table + "_key" }
 
@@ -138,9 +141,9 @@ enum PostgresSchema {
         "CREATE INDEX \(wordsIndex(table)) ON \(table) USING gin (\(wordsColumn))"
     }
 
-    /// `CREATE INDEX` for the title keys of `table`.
-    static func createTitleKeyIndex(_ table: String) -> String {
-        "CREATE INDEX \(titleKeyIndex(table)) ON \(table) (\(titleKeyColumn))"
+    /// `CREATE INDEX` for the title keys and the word rows of `table`.
+    static func createWordOrderIndexes(_ table: String) -> [String] {
+        ["CREATE INDEX \(titleKeyIndex(table)) ON \(table) (\(titleKeyColumn))", "CREATE INDEX \(wordRowIndex(table)) ON \(table) (\(wordRowColumn))"]
     }
 
     /// `CREATE TABLE` for a term list named `name`, without its key.
