@@ -115,22 +115,35 @@ public final class PostgresProductSearch: Sendable {
     }
 
     /// Up to `limit` word matches after `after`, in order, each row with `columns`, its tier and
-    /// its word row: one query per tier, from the cursor's, until `limit` are found, so that a
-    /// tier with many matches is read in word-row order from its index and stops at a page
-    /// (one query for every tier at once sorted all of `t`'s 600,000 matches on a realistic million).
+    /// its word row: one query per tier without typos, from the cursor's, until `limit` are found,
+    /// so that a tier with many matches is read in word-row order from its index and stops at a
+    /// page (one query for every tier at once sorted all of `t`'s 600,000 matches on a realistic
+    /// million); then one query for the typo tiers together, which hold few products each.
     private func wordMatchRows(_ tiers: PostgresWordTiers, after: (tier: WordTier, row: Int64), excludingPrefix prefix: String,
                                filters: SearchFilters, columns: String, limit: Int) async throws -> [PostgresRow] {
         var rows: [PostgresRow] = []
-        for tier in tiers.plan.tiers where tier >= after.tier && rows.count < limit {
+        let row = PostgresSchema.wordRowColumn
+        for tier in tiers.plan.tiers where !tier.isTypo && tier >= after.tier && rows.count < limit {
             var statement = PostgresStatement()
             var sql = "SELECT \(columns), \(tier.rawValue) AS \(PostgresWordTiers.tierColumn) FROM products p WHERE "
             sql += tiers.condition(of: tier, in: &statement)
             sql += PostgresPrefix(prefix).condition(in: &statement, excluding: true)
             sql += PostgresFilters.conditions(filters, in: &statement)
-            if tier == after.tier { sql += " AND \(PostgresSchema.wordRowColumn) > \(statement.bind(after.row))" }
+            if tier == after.tier { sql += " AND \(row) > \(statement.bind(after.row))" }
             // `+ 0` keeps the planner from walking the word-row index for a tier it would guess dense.
-            let order = PostgresSchema.wordRowColumn + (tiers.walksWordRows(tier) ? "" : " + 0")
-            statement.sql = sql + " ORDER BY \(order) LIMIT \(limit - rows.count)"
+            statement.sql = sql + " ORDER BY \(row)\(tiers.walksWordRows(tier) ? "" : " + 0") LIMIT \(limit - rows.count)"
+            rows += try await session.rows(statement.query, doing: "search by words")
+        }
+        if rows.count < limit, tiers.plan.tiers.contains(where: \.isTypo) {
+            var statement = PostgresStatement()
+            let tier = tiers.typoTier(in: &statement)
+            var sql = "SELECT * FROM (SELECT \(columns), \(tier) AS \(PostgresWordTiers.tierColumn) FROM products p WHERE "
+            sql += tiers.typoCandidates(in: &statement)
+            sql += PostgresPrefix(prefix).condition(in: &statement, excluding: true)
+            sql += PostgresFilters.conditions(filters, in: &statement)
+            let from: (tier: WordTier, row: Int64) = after.tier.isTypo ? after : (.oneTypo, 0)
+            sql += ") m WHERE (\(PostgresWordTiers.tierColumn), \(row)) > (\(statement.bind(from.tier.rawValue)), \(statement.bind(from.row)))"
+            statement.sql = sql + " ORDER BY \(PostgresWordTiers.tierColumn), \(row) LIMIT \(limit - rows.count)"
             rows += try await session.rows(statement.query, doing: "search by words")
         }
         return rows

@@ -26,11 +26,13 @@ struct PostgresWordTiers {
         /// three narrow words, `s` took 60 to 75 ms a query on a realistic million).
         var checkedRatio = 10
         var checkedProducts = 5_000
-        /// Products a looked-up tier may hold before its page is read by walking the word-row
-        /// index (stopping at a full page) rather than found by the word index and sorted: sorting
-        /// costs about half a microsecond a product (`t`, 600,000 products, 240 ms), while a walk
-        /// through a tier sparser than PostgreSQL guessed reads every row (1.1 s for 429 products of `ervu`).
-        var walkedProducts = 50_000
+        /// Products a looked-up word may hold before its tiers' pages may be read by walking the
+        /// word-row index (stopping at a full page) rather than found by the word index and
+        /// sorted: sorting costs about half a microsecond a product (`t`, 600,000 products,
+        /// 240 ms), while a walk through a tier sparser than PostgreSQL guessed reads every row
+        /// (1.1 s for 429 products of `ervu`). On a realistic million, 10,000 gave keystrokes a
+        /// p99 of 54 ms, 50,000 one of 125 ms.
+        var walkedProducts = 10_000
     }
 
     let plan: WordPlan
@@ -83,20 +85,29 @@ struct PostgresWordTiers {
         case .titleStarts: return "\(matches(titleStarts, in: &statement)) AND NOT \(checks(titleWords, in: &statement))"
         case .anyField: return "\(matches(anyField, in: &statement)) AND NOT \(checks(titleStarts, in: &statement))"
         case .oneTypo, .twoTypos, .moreTypos:
-            // Every word matches, some with typos: each counts its fewest, and the tier is their sum.
-            var typos: [String] = []
-            for index in plan.words.indices {
-                var distances = ["WHEN \(checks([anyField[index]], in: &statement)) THEN 0"]
-                for distance in Set(plan.words[index].near.map(\.distance)).sorted() {
-                    let near = nearTerms(ofWord: index, at: distance)
-                    guard !near.isEmpty else { continue }
-                    distances.append("WHEN \(checks([(index, near.joined(separator: " | "))], in: &statement)) THEN \(distance)")
-                }
-                typos.append("CASE \(distances.joined(separator: " ")) ELSE 3 END")
-            }
-            let sum = "least(3, \(typos.joined(separator: " + ")))"
-            return "\(anyTier(in: &statement)) AND NOT \(checks(anyField, in: &statement)) AND \(sum) = \(tier.rawValue - WordTier.anyField.rawValue)"
+            return "\(typoCandidates(in: &statement)) AND \(typoTier(in: &statement)) = \(tier.rawValue)"
         }
+    }
+
+    /// The condition of the products in some typo tier: every tier's words, none without typos.
+    func typoCandidates(in statement: inout PostgresStatement) -> String {
+        "\(anyTier(in: &statement)) AND NOT \(checks(plan.words.indices.map { ($0, lexeme($0) + ":*") }, in: &statement))"
+    }
+
+    /// The typo tier of a product of ``typoCandidates(in:)`` (its ``WordTier/rawValue``): each
+    /// word counts the fewest typos it matches with, and the tier is their sum (three or more in one).
+    func typoTier(in statement: inout PostgresStatement) -> String {
+        var typos: [String] = []
+        for index in plan.words.indices {
+            var distances = ["WHEN \(checks([(index, lexeme(index) + ":*")], in: &statement)) THEN 0"]
+            for distance in Set(plan.words[index].near.map(\.distance)).sorted() {
+                let near = nearTerms(ofWord: index, at: distance)
+                guard !near.isEmpty else { continue }
+                distances.append("WHEN \(checks([(index, near.joined(separator: " | "))], in: &statement)) THEN \(distance)")
+            }
+            typos.append("CASE \(distances.joined(separator: " ")) ELSE 3 END")
+        }
+        return "(\(WordTier.anyField.rawValue) + least(3, \(typos.joined(separator: " + "))))"
     }
 
     /// The rows whose words match every part (a word's index and its `tsquery` text): the parts
