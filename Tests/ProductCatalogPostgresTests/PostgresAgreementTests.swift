@@ -96,6 +96,40 @@ import Testing
         }
     }
 
+    @Test func upsertsPlaceProductsAlikeOnBothEngines() async throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("tiers.csv", Self.tiers)
+        let databasePath = folder.path + "/catalog.sqlite"
+        _ = try CatalogImporter(options: ImportOptions(databasePath: databasePath)).run(source: try FileByteSource(path: file))
+        var upsert = ImportOptions(databasePath: databasePath)
+        upsert.mode = .upsert
+        // New products go after the others of their class; a changed title moves a product to
+        // its new class and keeps its place; a file without titles moves nothing.
+        let deltas = [
+            try folder.write("titles.csv", "productId,title,brand,productType\nT-2,Linen,Acme,Shirts\nT-12,Linen Shirt,New,Shirts\nT-0,Linnen Shirts,New,Shirts\n"),
+            try folder.write("prices.csv", "productId,listPrice\nT-3,11\nT-13,12\n"),
+        ]
+        for delta in deltas { _ = try CatalogImporter(options: upsert).run(source: try FileByteSource(path: delta)) }
+        let reference = try ProductSearch(databasePath: databasePath)
+        try await PostgresTestServer.withCatalog { location in
+            _ = try await importCSV(file, into: location)
+            var postgresUpsert = ImportOptions()
+            postgresUpsert.mode = .upsert
+            for delta in deltas { _ = try await importCSV(delta, into: location, options: postgresUpsert) }
+            let search = try await PostgresProductSearch.open(location)
+            for query in ["linen shirt", "linen", "linnen", "shirts", "t-1", "new", "lin sh"] {
+                for sort in [SearchSort.relevance, .newest] {
+                    let expected = try await PostgresSearchTests.allPages(limit: 3) { try reference.page(query: query, sort: sort, after: $0, limit: 3) }
+                    let found = try await PostgresSearchTests.allPages(limit: 3) { try await search.page(query: query, sort: sort, after: $0, limit: 3) }
+                    #expect(found == expected, "\(query) by \(sort)")
+                }
+            }
+            #expect(try await PostgresSearchTests.allPages(limit: 3) { try await search.page(query: "linen shirt", after: $0, limit: 3) }.prefix(3)
+                == ["T-1", "T-11", "T-12"])
+            await search.close()
+        }
+    }
+
     @Test func aRealisticCatalogSearchesAlikeInAFileAndOnPostgreSQL() async throws {
         let folder = try TemporaryFolder()
         var csv: [UInt8] = []

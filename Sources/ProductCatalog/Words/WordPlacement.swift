@@ -45,14 +45,9 @@ struct WordPlacement {
 
     /// The shape of the title whose UTF-8 bytes are `title`.
     func shape(ofTitle title: UnsafeRawBufferPointer) throws -> Shape {
-        var count: Int64 = 0
-        var hash = Self.hashStart
-        try tokenizer.forEachToken(in: title) { token in
-            if count > 0 { hash = Self.hash(hash, 0x20) }
-            for byte in token { hash = Self.hash(hash, byte) }
-            count += 1
-        }
-        return Shape(wordClass: min(max(count, 1), Self.maxClass), key: Int64(bitPattern: hash))
+        var shape = TitleShape()
+        try tokenizer.forEachToken(in: title) { shape.add($0) }
+        return Shape(wordClass: shape.wordClass, key: shape.key)
     }
 
     func shape(ofTitle title: String) throws -> Shape {
@@ -70,10 +65,35 @@ struct WordPlacement {
         return Int64(bitPattern: hash)
     }
 
-    private static let hashStart: UInt64 = 0xCBF2_9CE4_8422_2325
+    static let hashStart: UInt64 = 0xCBF2_9CE4_8422_2325
 
     @inline(__always)
-    private static func hash(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
+    static func hash(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
         (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
     }
+}
+
+/// A title's class and key (see ``WordFolder/titleShape(_:place:)``), made from its folded words
+/// one by one, for a writer that folds the title's words anyway.
+public struct TitleShape {
+    private var count: Int64 = 0
+    private var hash = WordPlacement.hashStart
+
+    public init() {}
+
+    /// Adds the title's next folded word.
+    public mutating func add(_ word: UnsafeRawBufferPointer) {
+        if count > 0 { hash = WordPlacement.hash(hash, 0x20) }
+        for byte in word { hash = WordPlacement.hash(hash, byte) }
+        count += 1
+    }
+
+    /// The number of words, 1 to 62.
+    var wordClass: Int64 { min(max(count, 1), WordPlacement.maxClass) }
+
+    /// The row of a product with this title at `place` in the word index's order.
+    public func wordRow(place: Int64) -> Int64 { WordPlacement.row(class: wordClass, place: place) }
+
+    /// The hash of the title's words.
+    public var key: Int64 { Int64(bitPattern: hash) }
 }

@@ -43,7 +43,6 @@ struct CopyTextEncoder {
         wordTexts.reserveCapacity(wordSlots.count)
         for index in 0..<rows.count {
             var slot = 0
-            var title = UnsafeRawBufferPointer(start: nil, count: 0)
             wordTexts.removeAll(keepingCapacity: true)
             rows.forEachValue(inRow: index) { value in
                 if slot > 0 { buffer.append(UInt8(ascii: "\t")) }
@@ -56,16 +55,14 @@ struct CopyTextEncoder {
                 case .text(let bytes):
                     Self.appendEscaped(bytes, to: &buffer)
                     if wordSlots.contains(slot) { wordTexts.append((bytes, slot == titleSlot)) }
-                    if slot == titleSlot { title = bytes }
                 }
                 slot += 1
             }
             buffer.append(UInt8(ascii: "\t"))
-            try appendWords(of: wordTexts, to: &buffer)
-            let shape = try folder.titleShape(title, place: nextPlace ?? 0)
-            nextPlace? += 1
+            let shape = try appendWords(of: wordTexts, to: &buffer)
             buffer.append(UInt8(ascii: "\t"))
-            Self.appendDigits(shape.wordRow, to: &buffer)
+            Self.appendDigits(shape.wordRow(place: nextPlace ?? 0), to: &buffer)
+            nextPlace? += 1
             buffer.append(UInt8(ascii: "\t"))
             Self.appendDigits(shape.key, to: &buffer)
             buffer.append(UInt8(ascii: "\n"))
@@ -74,12 +71,14 @@ struct CopyTextEncoder {
 
     /// Writes the folded words of `texts` as `tsvector` lexemes, quoted and separated by spaces,
     /// the title's with weight `A` and the others' with `B`; PostgreSQL sorts them and merges
-    /// repeats. Words too long to index are left out.
-    private func appendWords(of texts: [(text: UnsafeRawBufferPointer, isTitle: Bool)], to buffer: inout [UInt8]) throws {
+    /// repeats. Words too long to index are left out. Returns the title's shape, made from the same words.
+    private func appendWords(of texts: [(text: UnsafeRawBufferPointer, isTitle: Bool)], to buffer: inout [UInt8]) throws -> TitleShape {
         var total = 0
+        var shape = TitleShape()
         for (text, isTitle) in texts {
             let label = isTitle ? Self.titleLabel : Self.otherLabel
             try folder.forEachWord(in: text) { word in
+                if isTitle { shape.add(word) }
                 guard !word.isEmpty, word.count <= PostgresSchema.longestWord, total + word.count <= PostgresSchema.mostWordBytes else { return }
                 if total > 0 { buffer.append(UInt8(ascii: " ")) }
                 total += word.count + 1
@@ -89,6 +88,7 @@ struct CopyTextEncoder {
                 buffer.append(contentsOf: label)
             }
         }
+        return shape
     }
 
     private static let titleLabel = Array(":1A".utf8)
