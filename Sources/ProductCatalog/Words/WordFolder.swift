@@ -47,12 +47,4 @@ public final class WordFolder {
 
     /// The bits of a word row below its title's class: its place.
     public static let placeMask = WordPlacement.placeMask
-
-    /// The folded words a search word stands for, each to be matched as the start of an indexed word.
-    ///
-    /// Usually one; none or several when the folding cuts the word differently than
-    /// ``WordQuery`` does.
-    public func prefixes(of word: String) throws -> [String] {
-        try tokenizer.tokens(word, asQueryPrefix: true)
-    }
 }

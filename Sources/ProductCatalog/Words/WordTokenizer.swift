@@ -43,12 +43,12 @@ final class WordTokenizer {
         tokenizer.xDelete?(instance)
     }
 
-    /// The tokens of `text`: as a document's words, or as a query word to match by prefix.
-    func tokens(_ text: String, asQueryPrefix: Bool = false) throws -> [String] {
+    /// The tokens of `text`, as a document's words.
+    func tokens(_ text: String) throws -> [String] {
         var tokens: [String] = []
         var text = text
         try text.withUTF8 { bytes in
-            try forEachToken(in: UnsafeRawBufferPointer(bytes), asQueryPrefix: asQueryPrefix) {
+            try forEachToken(in: UnsafeRawBufferPointer(bytes)) {
                 tokens.append(String(decoding: $0, as: UTF8.self))
             }
         }
@@ -56,10 +56,9 @@ final class WordTokenizer {
     }
 
     /// Calls `body` with the UTF-8 bytes of each token of `text` (valid only during the call), in order.
-    func forEachToken(in text: UnsafeRawBufferPointer, asQueryPrefix: Bool = false,
-                      _ body: (UnsafeRawBufferPointer) -> Void) throws {
+    func forEachToken(in text: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) throws {
         guard let tokenize = tokenizer.xTokenize else { return }
-        let flags = asQueryPrefix ? FTS5_TOKENIZE_QUERY | FTS5_TOKENIZE_PREFIX : FTS5_TOKENIZE_DOCUMENT
+        let flags = FTS5_TOKENIZE_DOCUMENT
         let code = withoutActuallyEscaping(body) { body in
             var body = body
             return withUnsafeMutablePointer(to: &body) { context in
