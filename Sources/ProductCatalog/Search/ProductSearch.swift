@@ -34,8 +34,6 @@ public final class ProductSearch {
     private var knownProducts: (version: Int64, products: Int)?
     /// The term list in memory, read at the first typo search.
     private var dictionary: TermDictionary?
-    /// Near terms already found, by word, allowance and kind: typing repeats the earlier words.
-    private var nearFound: [String: [NearTerm]] = [:]
     /// Candidate counts already made by plans, by expression and limit: the page and the count
     /// of a keystroke make the same plan. (A count gone stale only makes a plan slower.)
     private var candidatesCounted: [String: Int] = [:]
@@ -198,19 +196,12 @@ public final class ProductSearch {
         if let dictionary, dictionary.version == version { return dictionary }
         let read = try TermDictionary(connection: connection, version: version)
         dictionary = read
-        nearFound.removeAll()
         return read
     }
 
     /// The terms (or starts of terms) within `allowance` edits of the folded `word`.
     func nearTerms(_ word: String, within allowance: Int, asPrefix: Bool) throws -> [NearTerm] {
-        let dictionary = try currentDictionary()
-        let key = "\(asPrefix ? "p" : "w")\(allowance)\u{0}" + word
-        if let found = nearFound[key] { return found }
-        let found = dictionary.near(word, within: allowance, asPrefix: asPrefix)
-        if nearFound.count >= 1_024 { nearFound.removeAll() }
-        nearFound[key] = found
-        return found
+        try currentDictionary().nearKept(word, within: allowance, asPrefix: asPrefix)
     }
 
     /// How many products the FTS5 expression `match` finds, counting no further than `limit`.

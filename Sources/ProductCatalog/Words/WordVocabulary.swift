@@ -1,5 +1,3 @@
-import Foundation
-
 /// A catalog's terms in memory, each with the products holding it: what a store without a
 /// catalog file's word index plans word searches by, so that it finds what the file finds.
 ///
@@ -11,17 +9,12 @@ import Foundation
 /// let vocabulary = WordVocabulary(sortedTerms: [("linen", 12), ("shirt", 40)], products: 50)
 /// let plan = try vocabulary.plan("linnen shirt", typos: true, folder: WordFolder())
 /// ```
-public final class WordVocabulary: @unchecked Sendable {
+public final class WordVocabulary: Sendable {
     private let dictionary: TermDictionary
     /// The products holding each term, in the dictionary's order.
     private let docs: [Int]
     /// How many products the catalog holds: a word stands for many when it holds a share of them.
     public let products: Int
-    /// The near terms found lately, by word and allowance: typing a query looks its first words
-    /// up again at every keystroke (ten long words took 30 ms a request without it).
-    private var nearFound: [String: [NearTerm]] = [:]
-    /// Guards ``nearFound``, the one thing that changes: the vocabulary is shared by concurrent searches.
-    private let lock = NSLock()
 
     /// The terms, sorted byte by byte (as `COLLATE "C"` orders UTF-8), each with the products
     /// holding it, of a catalog of `products` products.
@@ -80,14 +73,7 @@ public final class WordVocabulary: @unchecked Sendable {
         }
 
         func near(_ word: String, within allowance: Int, asPrefix: Bool) throws -> [NearTerm] {
-            let key = "\(asPrefix ? "p" : "w")\(allowance)\u{0}" + word
-            if let found = vocabulary.lock.withLock({ vocabulary.nearFound[key] }) { return found }
-            let found = vocabulary.dictionary.near(word, within: allowance, asPrefix: asPrefix)
-            vocabulary.lock.withLock {
-                if vocabulary.nearFound.count >= 1_024 { vocabulary.nearFound.removeAll() }
-                vocabulary.nearFound[key] = found
-            }
-            return found
+            vocabulary.dictionary.nearKept(word, within: allowance, asPrefix: asPrefix)
         }
 
         /// Not counted: no word is left to be checked on candidates, which changes how a file

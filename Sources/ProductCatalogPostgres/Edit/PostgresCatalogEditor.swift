@@ -54,7 +54,8 @@ public final class PostgresCatalogEditor: Sendable {
                     PostgresSchema.createTable(table, columns: PostgresSchema.fieldColumns),
                     "CREATE UNIQUE INDEX \(PostgresSchema.keyIndex(table)) ON \(table) (\(PostgresSchema.key))",
                     PostgresSchema.createWordsIndex(table),
-                ] + PostgresSchema.createWordOrderIndexes(table) + [
+                    PostgresSchema.createTitleKeyIndex(table),
+                    PostgresSchema.createWordRowIndex(table),
                     "DROP TABLE IF EXISTS \(PostgresSchema.termsTable)",
                     PostgresSchema.createTerms(PostgresSchema.termsTable),
                     PostgresSchema.keyTerms(PostgresSchema.termsTable),

@@ -77,7 +77,7 @@ struct PostgresWordTiers {
         let last = plan.words.count - 1
         let titleWords = plan.words.indices.map { ($0, lexeme($0) + ($0 == last ? ":*A" : ":A")) }
         let titleStarts = plan.words.indices.map { ($0, lexeme($0) + ":*A") }
-        let anyField = plan.words.indices.map { ($0, lexeme($0) + ":*") }
+        let anyField = plan.words.indices.map(start)
         let exact = exactKeys.isEmpty ? "false" : "\(PostgresSchema.key) = ANY(\(statement.bind(exactKeys))::text[])"
         switch tier {
         case .exactTitle: return exact
@@ -91,7 +91,7 @@ struct PostgresWordTiers {
 
     /// The condition of the products in some typo tier: every tier's words, none without typos.
     func typoCandidates(in statement: inout PostgresStatement) -> String {
-        "\(anyTier(in: &statement)) AND NOT \(checks(plan.words.indices.map { ($0, lexeme($0) + ":*") }, in: &statement))"
+        "\(anyTier(in: &statement)) AND NOT \(checks(plan.words.indices.map(start), in: &statement))"
     }
 
     /// The typo tier of a product of ``typoCandidates(in:)`` (its ``WordTier/rawValue``): each
@@ -99,7 +99,7 @@ struct PostgresWordTiers {
     func typoTier(in statement: inout PostgresStatement) -> String {
         var typos: [String] = []
         for index in plan.words.indices {
-            var distances = ["WHEN \(checks([(index, lexeme(index) + ":*")], in: &statement)) THEN 0"]
+            var distances = ["WHEN \(checks([start(index)], in: &statement)) THEN 0"]
             for distance in Set(plan.words[index].near.map(\.distance)).sorted() {
                 let near = nearTerms(ofWord: index, at: distance)
                 guard !near.isEmpty else { continue }
@@ -132,9 +132,14 @@ struct PostgresWordTiers {
         PostgresSchema.lexeme(plan.words[index].folded)
     }
 
+    /// Word `index` as the start of a word in any field, without typos: the part of it in ``matches(_:in:)``.
+    private func start(_ index: Int) -> (word: Int, query: String) {
+        (index, lexeme(index) + ":*")
+    }
+
     /// What word `index` matches: the start of a word, or a term (for the last word, a start) near it.
     private func alternatives(ofWord index: Int) -> [String] {
-        [lexeme(index) + ":*"] + Set(plan.words[index].near.map(\.distance)).sorted().flatMap { nearTerms(ofWord: index, at: $0) }
+        [start(index).query] + Set(plan.words[index].near.map(\.distance)).sorted().flatMap { nearTerms(ofWord: index, at: $0) }
     }
 
     /// The terms near word `index` at `distance`, as lexemes: whole terms, or starts for the last word.

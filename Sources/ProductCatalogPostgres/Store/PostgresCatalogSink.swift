@@ -194,7 +194,7 @@ public final class PostgresCatalogSink: CatalogSink {
             try await session.execute(
                 "CREATE UNIQUE INDEX \(PostgresSchema.keyIndex(table)) ON \(table) (\(PostgresSchema.key))", doing: "index the productIds")
             try await session.execute("ANALYZE \(table)", doing: "analyze the new table")
-            try await session.execute(PostgresSchema.createWordOrderIndexes(table)[0], doing: "index the title keys")
+            try await session.execute(PostgresSchema.createTitleKeyIndex(table), doing: "index the title keys")
             try await listTerms(session, of: table)
         } catch {
             // Closing the helper's connection stops its index build.
@@ -243,7 +243,7 @@ public final class PostgresCatalogSink: CatalogSink {
         try await helper.execute("SET maintenance_work_mem = '256MB'", doing: "set the memory for building indexes")
         try await helper.execute(PostgresSchema.createWordsIndex(table), doing: "index the words")
         // Here rather than on the first connection, which also lists the terms: 1M rows, about 0.3 s each.
-        try await helper.execute(PostgresSchema.createWordOrderIndexes(table)[1], doing: "index the word rows")
+        try await helper.execute(PostgresSchema.createWordRowIndex(table), doing: "index the word rows")
     }
 
     /// Begins the upsert's transaction and merges the copied rows into the live table; returns

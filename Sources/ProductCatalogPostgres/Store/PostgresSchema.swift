@@ -141,9 +141,14 @@ enum PostgresSchema {
         "CREATE INDEX \(wordsIndex(table)) ON \(table) USING gin (\(wordsColumn))"
     }
 
-    /// `CREATE INDEX` for the title keys and the word rows of `table`.
-    static func createWordOrderIndexes(_ table: String) -> [String] {
-        ["CREATE INDEX \(titleKeyIndex(table)) ON \(table) (\(titleKeyColumn))", "CREATE INDEX \(wordRowIndex(table)) ON \(table) (\(wordRowColumn))"]
+    /// `CREATE INDEX` for the title keys of `table`.
+    static func createTitleKeyIndex(_ table: String) -> String {
+        "CREATE INDEX \(titleKeyIndex(table)) ON \(table) (\(titleKeyColumn))"
+    }
+
+    /// `CREATE INDEX` for the word rows of `table`.
+    static func createWordRowIndex(_ table: String) -> String {
+        "CREATE INDEX \(wordRowIndex(table)) ON \(table) (\(wordRowColumn))"
     }
 
     /// `CREATE TABLE` for a term list named `name`, without its key.
