@@ -27,18 +27,19 @@ final class CatalogBuild {
     private(set) var productsBefore = 0
     /// Products added, edited or deleted by hand since the previous import, which a replacement discards.
     private(set) var editsReplaced = 0
-    /// The columns a replacement writes, whose products it places in the word index after each
-    /// transaction's rows. Nil for an upsert, whose index the triggers keep.
-    private var wordColumns: [String]?
-    /// The productId of the last product a replacement placed in the word index.
-    private var lastPlaced: String?
+    /// A replacement's word index, built beside it; nil for an upsert, whose index the triggers keep.
+    private var words: WordIndexBuilder?
+    /// A replacement's facet counts; nil for an upsert, whose counts the triggers keep.
+    private var facets: FacetTotals?
+    private let facetValuesKept: Int
 
     /// Starts a build for the catalog at `livePath`, clearing what an interrupted build left.
     ///
     /// The caller holds the catalog's ``ImportLock``, so no other import is using the build file.
     /// With `copyingLive`, the build starts as a copy of the live catalog.
-    init(livePath: String, copyingLive: Bool, maxPages: Int? = nil) throws {
+    init(livePath: String, copyingLive: Bool, maxPages: Int? = nil, facetValuesKept: Int = FacetTotals.maxValues) throws {
         self.livePath = livePath
+        self.facetValuesKept = facetValuesKept
         self.copyingLive = copyingLive
         buildPath = livePath + ".importing"
         do {
@@ -71,9 +72,8 @@ final class CatalogBuild {
             let fields = ProductField.allCases.filter { insertColumns.contains($0.columnName) }
             try connection.execute(CatalogSchema.createStatements(extraColumns: extraColumns, fields: fields))
             try connection.execute(WordIndex.createStatements)
-            // One segment per transaction, merged once at the end (finishIndex), not level by level meanwhile.
-            try connection.execute("INSERT INTO \(WordIndex.table) (\(WordIndex.table), rank) VALUES ('automerge', 0)")
-            wordColumns = insertColumns
+            words = try WordIndexBuilder(path: wordsPath, insertColumns: insertColumns, connection: connection)
+            facets = FacetTotals(insertColumns: insertColumns, valuesKept: facetValuesKept)
             inserter = try BatchInserter(connection: connection, columns: insertColumns)
             try connection.begin(.deferred)
         }
@@ -97,7 +97,11 @@ final class CatalogBuild {
     /// Writes rows sorted by productId; `parameters` says how each slot of a row is bound.
     func insert(_ rows: RowBatch, parameters: UnsafeBufferPointer<EncodedRow.Parameter>) throws {
         try database {
-            if let upsert { try upsert.write(rows, parameters: parameters) } else { try inserter?.insert(rows, parameters: parameters) }
+            if let upsert { return try upsert.write(rows, parameters: parameters) }
+            try inserter?.insert(rows, parameters: parameters)
+            let checked = CheckedRows(batch: rows, parameters: parameters)
+            try words?.add(checked)
+            facets?.add(checked)
         }
     }
 
@@ -105,7 +109,7 @@ final class CatalogBuild {
     func commitAndContinue() throws {
         guard let connection else { return }
         try database {
-            try indexWords(connection)
+            try words?.flush()
             try connection.commit()
             try connection.begin(.deferred)
         }
@@ -118,9 +122,18 @@ final class CatalogBuild {
             try upsert?.finish()
             productsDeleted = upsert?.deleted ?? 0
             upsert = nil
-            try indexWords(connection)
-            if wordColumns != nil { try WordIndex.finishIndex(connection) }
+            // The index's thread finishes its index while this one builds the other indexes.
+            try words?.finishWriting()
+            if let facets, facets.isComplete { try facets.write(into: connection) }
+            facets = nil
+            if words != nil { try WordIndex.indexTitleKeys(connection) }
             try CatalogSchema.upgrade(connection)
+            if let words {
+                try connection.commit()
+                try words.finish(into: connection)
+                self.words = nil
+                try connection.begin(.deferred)
+            }
             try WordIndex.settlePending(connection)
             if !copyingLive { try carryFavorites(into: connection) }
             try connection.commit()
@@ -161,16 +174,12 @@ final class CatalogBuild {
 
     /// Deletes the build file and its journal, leaving the live catalog as it was.
     func abandon() {
+        words?.abandon()
+        words = nil
         inserter = nil
         upsert = nil
         connection = nil
         try? removeBuildFiles()
-    }
-
-    /// Places the rows written since the last call in a replacement's word index.
-    private func indexWords(_ connection: Connection) throws {
-        guard let wordColumns else { return }
-        lastPlaced = try WordIndex.placeProducts(after: lastPlaced, presentColumns: wordColumns, connection)
     }
 
     // MARK: - The live file
@@ -243,7 +252,11 @@ final class CatalogBuild {
     private func removeBuildFiles() throws {
         try FileSystem.removeIfPresent(buildPath)
         try FileSystem.removeIfPresent(buildPath + "-journal")
+        try FileSystem.removeIfPresent(wordsPath)
     }
+
+    /// Where a replacement builds its word index (see ``WordIndexBuilder``).
+    private var wordsPath: String { buildPath + ".words" }
 
     /// Runs `body`, turning a file error into ``CatalogError/cannotWrite(_:)``.
     private func destination<T>(_ body: () throws -> T) throws -> T {

@@ -8,7 +8,8 @@
 /// Values are grouped ignoring ASCII case (`valueKey` is SQLite's `lower`, which folds ASCII
 /// only, as facets do), shown as spelled by the first product in productId order, or by the
 /// first product that brought the value later; a product without a value counts under the
-/// empty key. An import fills the table at its end in one pass per field; triggers keep it
+/// empty key. A replacing import tallies the table as it writes (``FacetTotals``), an upgrade fills
+/// it in one pass per field; triggers keep it
 /// exact through every later write, by any program. Facets of the whole catalog (no query, no
 /// filter) read it instead of counting the products, so they are exact and as fast on ten
 /// million products as on ten.
@@ -29,15 +30,19 @@ enum FacetIndex {
         return Int(try connection.scalarInt("SELECT ifnull(sum(products), 0) FROM \(table) WHERE field = '\(fields[0].rawValue)'") ?? 0)
     }
 
+    /// Creates the empty table.
+    static let createTable = """
+        CREATE TABLE \(table) (
+          field TEXT NOT NULL, valueKey TEXT NOT NULL, value TEXT NOT NULL, products INTEGER NOT NULL,
+          PRIMARY KEY (field, valueKey)
+        ) WITHOUT ROWID;
+        """
+
     /// Creates and fills the table from the products, when it is missing, and adds the triggers.
+    /// (A replacing import fills it as it writes, see ``FacetTotals``.)
     static func upgrade(_ connection: Connection) throws {
         if try !exists(connection) {
-            var statements = """
-                CREATE TABLE \(table) (
-                  field TEXT NOT NULL, valueKey TEXT NOT NULL, value TEXT NOT NULL, products INTEGER NOT NULL,
-                  PRIMARY KEY (field, valueKey)
-                ) WITHOUT ROWID;
-                """
+            var statements = createTable
             for field in fields {
                 let column = "ifnull(\(field.columnName), '')"
                 // With min(productId) as the one aggregate, the bare value is that product's spelling.

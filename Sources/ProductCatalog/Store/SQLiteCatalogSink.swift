@@ -8,10 +8,13 @@ final class SQLiteCatalogSink: CatalogSink {
     /// An upsert small enough to be written into the live file; nil when ``build`` writes.
     private var update: CatalogUpdate?
     private let maxPages: Int?
+    private let facetValuesKept: Int
 
-    init(databasePath: String, maxPages: Int? = nil) {
+    /// A sink for the catalog at `databasePath`; `maxPages` and `facetValuesKept` are limits tests lower.
+    init(databasePath: String, maxPages: Int? = nil, facetValuesKept: Int = FacetTotals.maxValues) {
         catalogName = databasePath
         self.maxPages = maxPages
+        self.facetValuesKept = facetValuesKept
     }
 
     var defaultRejectsPath: String { catalogName + ".rejects.csv" }
@@ -38,7 +41,7 @@ final class SQLiteCatalogSink: CatalogSink {
             }
             update.abandon()
         }
-        let build = try CatalogBuild(livePath: path, copyingLive: mode == .upsert, maxPages: maxPages)
+        let build = try CatalogBuild(livePath: path, copyingLive: mode == .upsert, maxPages: maxPages, facetValuesKept: facetValuesKept)
         self.build = build
         switch mode {
         case .replace: try build.createTable(extraColumns: extraColumns, insertColumns: names)

@@ -35,8 +35,9 @@
 /// stands for too many to list. The counts are estimates for planning, never for results; the
 /// list may hold terms no product has any more.
 ///
-/// **Writes.** A replacing import places the products of each transaction and indexes them in
-/// rowid order (FTS5 adds a segment per transaction), then merges the segments into one at its end. From then on the triggers keep the index exact through
+/// **Writes.** A replacing import places each product as it writes it and builds the FTS5 index
+/// and term lists on a thread of its own, in a file beside the build, merged into one segment and
+/// copied in at its end (``WordIndexBuilder``). From then on the triggers keep the index exact through
 /// upserts, edits, deletes and renames by any program: a product they add goes after all others
 /// (class 63) and is noted in `word_pending`, with its title key and new terms still to settle;
 /// this library's writers settle the pending products before they commit (``settlePending(_:)``),
@@ -68,14 +69,22 @@ enum WordIndex {
         """
         CREATE TABLE \(rowsTable) (wordRow INTEGER PRIMARY KEY, productId TEXT NOT NULL COLLATE NOCASE, titleKey INTEGER);
         CREATE INDEX \(rowsTable)_productId ON \(rowsTable) (productId);
+        \(createIndexStatements)
+        CREATE TABLE \(pendingTable) (wordRow INTEGER PRIMARY KEY);
+        CREATE TABLE \(metaTable) (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+        INSERT INTO \(metaTable) (name, value) VALUES ('nextPlace', 1);
+        """
+    }
+
+    /// The statements that create the FTS5 index and the term lists: what ``WordIndexBuilder``
+    /// builds in a file of its own and copies in.
+    static var createIndexStatements: String {
+        """
         CREATE VIRTUAL TABLE \(table) USING fts5 (
           \(columnList), content='', detail=column, columnsize=0, \(prefixOption), tokenize='unicode61 remove_diacritics 2'
         );
         CREATE TABLE \(termsTable) (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
         CREATE TABLE \(prefixesTable) (prefix TEXT PRIMARY KEY, terms INTEGER NOT NULL, docs INTEGER NOT NULL) WITHOUT ROWID;
-        CREATE TABLE \(pendingTable) (wordRow INTEGER PRIMARY KEY);
-        CREATE TABLE \(metaTable) (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
-        INSERT INTO \(metaTable) (name, value) VALUES ('nextPlace', 1);
         """
     }
 
@@ -99,49 +108,32 @@ enum WordIndex {
         try connection.scalarInt("SELECT NOT EXISTS (SELECT 1 FROM \(pendingTable))") == 1
     }
 
-    // MARK: - A replacing import
+    // MARK: - Building the index whole
 
-    /// Places and indexes the products after `lastProductId` in productId order (all, for nil),
-    /// numbering them on, and returns the last one's productId. A replacing import calls it after
-    /// each transaction's rows, which come after all earlier ones, while its table has only the
-    /// `presentColumns` its file fills (all, for nil). The rows go to FTS5 sorted by word row,
-    /// as one segment; ``finishIndex(_:)`` merges the segments.
-    @discardableResult
-    static func placeProducts(after lastProductId: String?, presentColumns: [String]? = nil, _ connection: Connection) throws -> String? {
-        let values = columns.map { field in
-            presentColumns.map { $0.contains(field.columnName) } ?? true ? field.columnName : "NULL"
-        }.joined(separator: ", ")
-        let rows = try connection.prepare("SELECT productId, \(values) FROM \(CatalogSchema.table)"
-            + (lastProductId == nil ? "" : " WHERE productId > ?1") + " ORDER BY productId")
+    /// Places and indexes every product in productId order, numbering them on: how an upgrade
+    /// builds the index in place. (A replacing import builds it beside, see ``WordIndexBuilder``.)
+    static func placeProducts(_ connection: Connection) throws {
+        let rows = try connection.prepare("SELECT productId, \(columnList) FROM \(CatalogSchema.table) ORDER BY productId")
         let insert = try connection.prepare("INSERT INTO \(rowsTable) (wordRow, productId, titleKey) VALUES (?1, ?2, ?3)")
         var place = try nextPlace(connection)
-        let firstPlace = place
         let placement = try WordPlacement(connection: connection)
-        var lastPlaced: [UInt8] = []
         var indexed: [IndexedRow] = []
         try rows.using {
-            if let lastProductId { try rows.bind(1, lastProductId) }
             while try rows.step() {
                 let shape = try rows.withBytes(at: 1) { try placement.shape(ofTitle: $0) }
                 let row = WordPlacement.row(class: shape.wordClass, place: place)
                 try insert.using {
                     try insert.bind(1, row)
-                    try rows.withBytes(at: 0) { productId in
-                        lastPlaced.removeAll(keepingCapacity: true)
-                        lastPlaced.append(contentsOf: productId)
-                        try insert.bind(2, utf8: lastPlaced)
-                    }
+                    try insert.bind(2, rows.text(at: 0))
                     try insert.bind(3, shape.key)
                     _ = try insert.step()
                 }
-                indexed.append(IndexedRow(row: row, fields: (1...Int32(columns.count)).map { rows.isNull(at: $0) ? nil : rows.text(at: $0) }))
+                indexed.append(IndexedRow(row: row, fields: (1...Int32(columns.count)).map { rows.text(at: $0) }))
                 place += 1
             }
         }
-        guard place > firstPlace else { return lastProductId }
         try setNextPlace(place, connection)
         try index(indexed.sorted { $0.row < $1.row }, connection)
-        return String(decoding: lastPlaced, as: UTF8.self)
     }
 
     /// A product's row and its indexed fields, on their way to FTS5.
@@ -162,22 +154,40 @@ enum WordIndex {
         }
     }
 
-    /// Completes the index of a replacing import, or of an upgrade: merges its segments into one,
-    /// indexes the title keys, lists the terms and counts their starts.
+    /// Completes the index of an upgrade: merges its segments into one, indexes the title keys,
+    /// lists the terms and counts their starts.
     static func finishIndex(_ connection: Connection) throws {
-        // The title keys are hashes, in no order: indexed at once, by one sort, rather than row by row.
-        try connection.execute("""
-            INSERT INTO \(table) (\(table)) VALUES ('optimize');
-            INSERT INTO \(table) (\(table), rank) VALUES ('automerge', 4);
-            CREATE INDEX \(rowsTable)_titleKey ON \(rowsTable) (titleKey);
-            """)
+        try mergeSegments(connection)
+        try indexTitleKeys(connection)
         try listAllTerms(connection)
     }
 
+    /// Merges the index's segments into one, and lets later writes merge theirs as they go.
+    static func mergeSegments(_ connection: Connection) throws {
+        try connection.execute("""
+            INSERT INTO \(table) (\(table)) VALUES ('optimize');
+            INSERT INTO \(table) (\(table), rank) VALUES ('automerge', 4);
+            """)
+    }
+
+    /// Indexes the title keys of every placed product.
+    ///
+    /// The keys are hashes, in no order: indexed at once, by one sort, rather than row by row.
+    static func indexTitleKeys(_ connection: Connection) throws {
+        try connection.execute("CREATE INDEX \(rowsTable)_titleKey ON \(rowsTable) (titleKey)")
+    }
+
     /// Lists every term of the index with its product count, read from the index itself (about
-    /// a second for a million products), and counts the terms and products of each start of up
-    /// to ``countedPrefixLength`` characters.
+    /// a second for a million products), counts the terms and products of each start of up
+    /// to ``countedPrefixLength`` characters, and settles every pending product's terms.
     static func listAllTerms(_ connection: Connection) throws {
+        try countTerms(connection)
+        try connection.execute("DELETE FROM \(pendingTable)")
+        try bumpTermsVersion(connection)
+    }
+
+    /// Fills the term lists from the index (see ``listAllTerms(_:)``).
+    static func countTerms(_ connection: Connection) throws {
         var statements = """
             CREATE VIRTUAL TABLE temp.catalog_word_vocabulary USING fts5vocab(main, \(table), row);
             DELETE FROM \(termsTable);
@@ -193,8 +203,21 @@ enum WordIndex {
                   WHERE length(term) >= \(length) GROUP BY 1;
                 """
         }
-        statements += "\nDELETE FROM \(pendingTable);"
         try connection.execute(statements)
+    }
+
+    /// Replaces the index and term lists of the catalog on `connection` with those of the
+    /// attached database `schema` (see ``WordIndexBuilder``).
+    ///
+    /// FTS5 keeps its index in ordinary tables, which copy as they are; `connection` must not
+    /// have read the index before (FTS5 caches its structure).
+    static func adoptIndex(from schema: String, _ connection: Connection) throws {
+        var statements = ""
+        for shadow in ["\(table)_data", "\(table)_idx", "\(table)_config", termsTable, prefixesTable] {
+            statements += "DELETE FROM main.\(shadow); INSERT INTO main.\(shadow) SELECT * FROM \(schema).\(shadow);\n"
+        }
+        try connection.execute(statements)
+        try connection.execute("DELETE FROM \(pendingTable)")
         try bumpTermsVersion(connection)
     }
 
@@ -295,7 +318,7 @@ enum WordIndex {
                 DROP TABLE IF EXISTS word_terms_pending; DROP TABLE IF EXISTS \(pendingTable); DROP TABLE IF EXISTS \(metaTable);
                 """)
             try connection.execute(createStatements)
-            try placeProducts(after: nil, connection)
+            try placeProducts(connection)
             try finishIndex(connection)
         }
         try createTriggers(connection)
@@ -337,11 +360,11 @@ enum WordIndex {
 
     // MARK: - Places
 
-    private static func nextPlace(_ connection: Connection) throws -> Int64 {
+    static func nextPlace(_ connection: Connection) throws -> Int64 {
         try connection.scalarInt("SELECT value FROM \(metaTable) WHERE name = 'nextPlace'") ?? 1
     }
 
-    private static func setNextPlace(_ place: Int64, _ connection: Connection) throws {
+    static func setNextPlace(_ place: Int64, _ connection: Connection) throws {
         try connection.execute("INSERT OR REPLACE INTO \(metaTable) (name, value) VALUES ('nextPlace', \(place))")
     }
 
