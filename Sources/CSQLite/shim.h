@@ -8,4 +8,8 @@
 static inline sqlite3_destructor_type csqlite_static(void) { return SQLITE_STATIC; }
 static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
 
+// sqlite3_config is variadic, which Swift cannot call: SQLITE_CONFIG_MEMSTATUS off, before
+// SQLite initializes (SQLITE_MISUSE after).
+static inline int csqlite_disable_memory_statistics(void) { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
+
 #endif
