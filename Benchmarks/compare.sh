@@ -5,6 +5,7 @@
 #   Benchmarks/compare.sh                      # 1,000,000 rows, 5 runs of each
 #   Benchmarks/compare.sh --10m --runs 3       # 10,000,000 rows
 #   Benchmarks/compare.sh --with-sqlite-utils  # also one run of sqlite-utils insert
+#   Benchmarks/compare.sh --vocabulary realistic --with-fts5 --with-duckdb --runs 3
 #
 # Run it on an otherwise idle machine: the report says how much CPU other processes used while
 # the runs were timed, so that a busy run can be recognised.
@@ -27,6 +28,14 @@ Options:
   --scratch-path DIR    build folder for the release build (default <repo>/.build-release)
   --catalog PATH        time this catalog executable instead of building one (e.g. a release
                         build of another commit, or one made while the sources keep changing)
+  --vocabulary NAME     sample (the default: six columns) or realistic (catalog generate
+                        --vocabulary realistic --descriptions: nine columns, 600,000 words in
+                        six languages, a description of 20 to 120 words; about 570 MB a million)
+  --with-fts5           also time the sqlite3 shell's import followed by an FTS5 index of the
+                        file's title, brand and type (detail=none, 'rebuild'): the shell doing
+                        by hand what the catalog's word index does
+  --with-duckdb         also time DuckDB (CREATE TABLE AS read_csv, then a unique index, into a
+                        file), from PyPI into a venv in the work folder
   --with-sqlite-utils   also run `sqlite-utils insert ... --csv --pk productId` once; uses the
                         sqlite-utils on PATH or installs it from PyPI into a venv in the work folder
   --progress-compare    also time `catalog import --quiet`, which shows no progress, against
@@ -50,6 +59,9 @@ work="${TMPDIR:-/tmp}/productcatalog-compare"
 scratch="$repo/.build-release"
 catalog=""
 with_sqlite_utils=0
+with_fts5=0
+with_duckdb=0
+vocabulary=sample
 progress_compare=0
 keep=0
 
@@ -69,6 +81,9 @@ while [[ $# -gt 0 ]]; do
         --scratch-path) need_value "$@"; scratch="$2"; shift 2 ;;
         --catalog) need_value "$@"; catalog="$2"; shift 2 ;;
         --with-sqlite-utils) with_sqlite_utils=1; shift ;;
+        --with-fts5) with_fts5=1; shift ;;
+        --with-duckdb) with_duckdb=1; shift ;;
+        --vocabulary) need_value "$@"; vocabulary="$2"; shift 2 ;;
         --progress-compare) progress_compare=1; shift ;;
         --keep) keep=1; shift ;;
         -h | --help) usage; exit 0 ;;
@@ -82,6 +97,11 @@ for value in "$rows" "$runs" "$seed"; do
     fi
 done
 rows=$((10#$rows)) runs=$((10#$runs)) seed=$((10#$seed))
+case "$vocabulary" in
+    sample) generate_options=() ;;
+    realistic) generate_options=(--vocabulary realistic --descriptions) ;;
+    *) echo "compare.sh: --vocabulary is sample or realistic, not $vocabulary" >&2; exit 2 ;;
+esac
 if (( rows < 1 || runs < 1 )); then
     echo "compare.sh: --rows and --runs must be at least 1" >&2
     exit 2
@@ -136,18 +156,35 @@ fi
 
 csv="$work/products.csv"
 echo "Generating $rows rows (seed $seed) into $csv..." >&2
-"$catalog" generate --rows "$rows" --seed "$seed" --output "$csv"
+"$catalog" generate --rows "$rows" --seed "$seed" "${generate_options[@]}" --output "$csv"
 csv_bytes=$(stat -c %s "$csv")
 
 sql="$work/sqlite3-import.sql"
 csv_for_shell=${csv//\"/\\\"}
+header=$(head -n 1 "$csv")
+if [[ "$vocabulary" == sample ]]; then
+    create_table="CREATE TABLE products(productId TEXT, title TEXT, listPrice REAL, salesPrice REAL, color TEXT, size TEXT);"
+    skip="--skip 1"
+else
+    # The shell makes a TEXT column of each header name.
+    create_table=""
+    skip=""
+fi
 cat >"$sql" <<EOF
 PRAGMA journal_mode=OFF;
 PRAGMA synchronous=OFF;
 PRAGMA cache_size=-64000;
-CREATE TABLE products(productId TEXT, title TEXT, listPrice REAL, salesPrice REAL, color TEXT, size TEXT);
-.import --csv --skip 1 "$csv_for_shell" products
+$create_table
+.import --csv $skip "$csv_for_shell" products
 CREATE UNIQUE INDEX products_productId ON products(productId);
+EOF
+# The same, then an FTS5 index of the words the catalog indexes (those of its columns the file has).
+fts_columns=$(tr ',' '\n' <<<"$header" | tr -d '\r' | grep -x -E 'title|brand|productType' | paste -sd, -)
+fts_sql="$work/sqlite3-import-fts5.sql"
+cat "$sql" >"$fts_sql"
+cat >>"$fts_sql" <<EOF
+CREATE VIRTUAL TABLE words USING fts5($fts_columns, content='products', detail=none, tokenize='unicode61 remove_diacritics 2');
+INSERT INTO words(words) VALUES('rebuild');
 EOF
 
 # sqlite-utils: the one on PATH, or else one installed from PyPI into a venv in the work folder.
@@ -166,14 +203,34 @@ if (( with_sqlite_utils )); then
     fi
 fi
 
+# DuckDB: the Python package from PyPI, in a venv in the work folder.
+duckdb_python=""
+if (( with_duckdb )); then
+    venv="$work/venv-duckdb"
+    if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -c 'import duckdb' 2>/dev/null; then
+        echo "Installing duckdb from PyPI into $venv..." >&2
+        python3 -m venv "$venv" >>"$log" 2>&1 && "$venv/bin/pip" install --quiet duckdb >>"$log" 2>&1 || {
+            echo "compare.sh: could not install duckdb (see $log); leaving it out" >&2
+        }
+    fi
+    if "$venv/bin/python" -c 'import duckdb' 2>/dev/null; then duckdb_python="$venv/bin/python"; fi
+fi
+duckdb_import='import duckdb, sys
+c = duckdb.connect(sys.argv[1])
+c.execute("CREATE TABLE products AS SELECT * FROM read_csv(?, header = true, all_varchar = true)", [sys.argv[2]])
+c.execute("CREATE UNIQUE INDEX products_productId ON products (productId)")
+c.close()'
+duckdb_count='import duckdb, sys
+print(duckdb.connect(sys.argv[1], read_only=True).execute("SELECT count(*) FROM products").fetchone()[0])'
+
 # --- Timing --------------------------------------------------------------------------------
 # For each tool: the wall-clock seconds, CPU seconds (user + system) and peak RSS (kB) of every
 # run, space-separated, in run order.
-declare -A seconds cpu rss
+declare -A seconds cpu sys rss
 tools=()
 
 remove_db() {
-    rm -f "$1" "$1-journal" "$1-wal" "$1-shm" "$1.importing" "$1.importing-journal" "$1.rejects.csv"
+    rm -f "$1" "$1-journal" "$1-wal" "$1-shm" "$1.importing" "$1.importing-journal" "$1.importing.words" "$1.rejects.csv" "$1.wal"
 }
 
 # timed TOOL DB STDIN -- COMMAND...: runs COMMAND on a fresh DB under /usr/bin/time -v with its
@@ -192,7 +249,11 @@ timed() {
     fi
     end=$(now)
     local count
-    count=$(sqlite3 "$db" 'SELECT count(*) FROM products')
+    if [[ "$tool" == "$duckdb_tool" ]]; then
+        count=$("$duckdb_python" -c "$duckdb_count" "$db")
+    else
+        count=$(sqlite3 "$db" 'SELECT count(*) FROM products')
+    fi
     if [[ "$count" != "$rows" ]]; then
         echo "compare.sh: $tool left $count rows in $db, expected $rows" >&2
         exit 1
@@ -204,6 +265,7 @@ timed() {
     [[ -n "${seconds[$tool]+set}" ]] || tools+=("$tool")
     seconds[$tool]+="$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }') "
     cpu[$tool]+="$(awk -v u="$user" -v s="$system" 'BEGIN { printf "%.2f", u + s }') "
+    sys[$tool]+="$system "
     rss[$tool]+="$peak "
     remove_db "$db"
 }
@@ -211,6 +273,8 @@ timed() {
 catalog_tool='catalog import'
 quiet_tool='catalog import --quiet'
 sqlite_tool="sqlite3 .import (tuned)"
+fts5_tool="sqlite3 .import + FTS5"
+duckdb_tool="DuckDB read_csv"
 utils_tool='sqlite-utils insert'
 
 # How busy the machine is: the load average now (after the build), and, below, the CPU time that
@@ -223,6 +287,12 @@ for (( run = 1; run <= runs; run++ )); do
     echo "Run $run of $runs..." >&2
     timed "$catalog_tool" "$work/catalog.sqlite" /dev/null -- "$catalog" import "$csv" --db "$work/catalog.sqlite"
     timed "$sqlite_tool" "$work/sqlite3.sqlite" "$sql" -- sqlite3 -bail "$work/sqlite3.sqlite"
+    if (( with_fts5 )); then
+        timed "$fts5_tool" "$work/sqlite3-fts5.sqlite" "$fts_sql" -- sqlite3 -bail "$work/sqlite3-fts5.sqlite"
+    fi
+    if [[ -n "$duckdb_python" ]]; then
+        timed "$duckdb_tool" "$work/duckdb.db" /dev/null -- "$duckdb_python" -c "$duckdb_import" "$work/duckdb.db" "$csv"
+    fi
     if (( progress_compare )); then
         timed "$quiet_tool" "$work/catalog-quiet.sqlite" /dev/null -- "$catalog" import "$csv" --db "$work/catalog-quiet.sqlite" --quiet
     fi
@@ -269,21 +339,22 @@ report() {
     echo "- machine: $(uname -m), $(nproc) cores, ${cpu_model:-unknown CPU}"
     echo "- load average before the runs: $load_before; after: $load_after"
     echo "- other processes used about $other_cpu CPU s during the $(awk -v a="$runs_started" -v b="$runs_ended" 'BEGIN { printf "%.0f", b - a }') s of timed runs ($other_share% of the machine)"
-    echo "- input: $(thousands <<<"$rows") rows, $(awk -v b="$csv_bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB (catalog generate --seed $seed)"
+    echo "- input: $(thousands <<<"$rows") rows, $(awk -v b="$csv_bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB (catalog generate --seed $seed ${generate_options[*]})"
     echo "- catalog: $catalog_origin, version $("$catalog" --version 2>/dev/null || echo unknown); repository at commit $repository_state when the report was written"
     echo "- sqlite3: $(sqlite3 --version | cut -d' ' -f1)"
+    if [[ -n "$duckdb_python" ]]; then echo "- duckdb: $("$duckdb_python" -c 'import duckdb; print(duckdb.__version__)')"; fi
     echo "- command: \`$command_line\`"
     echo
-    echo "| tool | runs | median s | min s | × sqlite3 | rows/s | CPU s (median) | peak RSS MB |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| tool | runs | median s | min s | × sqlite3 | rows/s | CPU s (median) | system s (median) | peak RSS MB |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
     local tool med
     for tool in "${tools[@]}"; do
         med=$(median <<<"${seconds[$tool]}")
-        printf '| %s | %d | %.3f | %.3f | %.2f | %s | %.2f | %.1f |\n' \
+        printf '| %s | %d | %.3f | %.3f | %.2f | %s | %.2f | %.2f | %.1f |\n' \
             "$tool" "$(count <<<"${seconds[$tool]}")" "$med" "$(minimum <<<"${seconds[$tool]}")" \
             "$(awk -v a="$med" -v b="$sqlite_median" 'BEGIN { print a / b }')" \
             "$(awk -v r="$rows" -v s="$med" 'BEGIN { printf "%d", r / s }' | thousands)" \
-            "$(median <<<"${cpu[$tool]}")" \
+            "$(median <<<"${cpu[$tool]}")" "$(median <<<"${sys[$tool]}")" \
             "$(awk -v k="$(maximum <<<"${rss[$tool]}")" 'BEGIN { print k / 1024 }')"
     done
     echo
@@ -291,6 +362,14 @@ report() {
     echo "checks and converts every field, stores prices as integer thousandths, keeps productId unique"
     echo "ignoring case and swaps the new catalog in atomically; the sqlite3 line stores the raw"
     echo "text with no checks, journaling or syncing, then builds the index."
+    echo "catalog import also builds the word index (FTS5 with prefix indexes of 1 to 3 characters, the"
+    echo "terms and their starts), the facet counts and the sort indexes by price, title and order added."
+    if (( with_fts5 )); then
+        echo "\`$fts5_tool\` adds an FTS5 index of $fts_columns (detail=none, no prefix indexes) to the shell's work."
+    fi
+    if [[ -n "$duckdb_python" ]]; then
+        echo "DuckDB reads every column as text and builds a unique index on productId, in a database file."
+    fi
     if (( progress_compare )); then
         echo "\`catalog import --quiet\` shows no progress; the default prints a progress line on"
         echo "standard error about once a second (discarded here)."
