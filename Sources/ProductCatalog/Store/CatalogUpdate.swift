@@ -87,16 +87,21 @@ final class CatalogUpdate {
         return try database {
             try writer?.finish()
             productsDeleted = writer?.deleted ?? 0
+            changedNothing = writer?.changedNothing ?? false
             writer = nil
             try WordIndex.settlePending(connection)
             return try Self.productCount(connection)
         }
     }
 
-    /// Commits: the one moment the catalog changes, all at once.
+    /// True when the upsert changed no product, so ``install()`` leaves the file untouched.
+    private var changedNothing = false
+
+    /// Commits: the one moment the catalog changes, all at once. An upsert that changed nothing
+    /// rolls back instead, so even the bookkeeping of its deferred words leaves no trace.
     func install() throws {
         guard let connection else { return }
-        try database { try connection.commit() }
+        try database { try changedNothing ? connection.rollback() : connection.commit() }
         self.connection = nil
     }
 

@@ -4,13 +4,23 @@
 final class UpsertWriter {
     private let inserter: BatchInserter
     private let missing: MissingProducts?
+    private let connection: Connection
+    /// The connection's count of changed rows when the writes began.
+    private let changesBefore: Int
 
     /// Readies the catalog on `connection` for rows of `insertColumns` (productId first;
     /// `extraColumns` the file's own, added when the catalog lacks them).
     init(connection: Connection, extraColumns: [String], insertColumns: [String], deletingMissing: Bool) throws {
         inserter = try Self.inserter(into: connection, extraColumns: extraColumns, insertColumns: insertColumns)
+        try WordIndex.deferWrites(connection)
         missing = deletingMissing ? try MissingProducts(connection: connection) : nil
+        self.connection = connection
+        changesBefore = connection.totalChanges
     }
+
+    /// True when no write changed a row (every row of the file equal to the stored product):
+    /// the caller may roll back, leaving the file as it was, instead of committing.
+    var changedNothing: Bool { connection.totalChanges == changesBefore }
 
     /// Products deleted because the file did not list them.
     var deleted: Int { missing?.deleted ?? 0 }

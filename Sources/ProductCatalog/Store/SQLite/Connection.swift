@@ -94,6 +94,9 @@ public final class Connection {
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes64(handle)) }
 
+    /// The rows inserted, updated or deleted since the connection opened, by triggers too.
+    public var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+
     /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`.
     public func setBusyTimeout(milliseconds: Int32) {
         // Only fails for a closed connection, which this object never holds.
