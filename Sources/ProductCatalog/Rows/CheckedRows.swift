@@ -32,6 +32,19 @@ public struct CheckedRows {
             }
         }
     }
+
+    /// Sets `texts[k]` to the text of row `index` in column `columns[k]`: nil for NULL, for a
+    /// number and for a nil column (one the rows lack). `texts` has as many slots as `columns`.
+    @inline(__always)
+    func texts(inRow index: Int, columns: [Int?], into texts: inout [UnsafeRawBufferPointer?]) {
+        for slot in texts.indices { texts[slot] = nil }
+        var column = 0
+        forEachValue(inRow: index) { value in
+            defer { column += 1 }
+            guard case .text(let bytes) = value else { return }
+            for (slot, wanted) in columns.enumerated() where wanted == column { texts[slot] = bytes }
+        }
+    }
 }
 
 /// One value of a checked row.

@@ -18,7 +18,7 @@ struct FacetTotals {
     /// The most distinct values this tally keeps.
     private let valuesKept: Int
     /// Where each counted field is among a batch's values (nil for a column the file lacks).
-    private let slots: [Int?]
+    private let columns: [Int?]
     private var counts: [[[UInt8]: Count]]
     private var values = 0
     private var key: [UInt8] = []
@@ -28,23 +28,18 @@ struct FacetTotals {
     /// A tally of rows that fill `insertColumns`, keeping at most `valuesKept` distinct values.
     init(insertColumns: [String], valuesKept: Int = maxValues) {
         self.valuesKept = valuesKept
-        slots = FacetIndex.fields.map { insertColumns.firstIndex(of: $0.columnName) }
+        columns = FacetIndex.fields.map { insertColumns.firstIndex(of: $0.columnName) }
         counts = Array(repeating: [:], count: FacetIndex.fields.count)
     }
 
     /// Counts the values of every row of `rows`.
     mutating func add(_ rows: CheckedRows) {
         guard isComplete else { return }
-        var fields: [UnsafeRawBufferPointer] = Array(repeating: UnsafeRawBufferPointer(start: nil, count: 0), count: slots.count)
+        var texts: [UnsafeRawBufferPointer?] = Array(repeating: nil, count: columns.count)
         for index in 0..<rows.count {
-            var column = 0
-            for slot in fields.indices { fields[slot] = UnsafeRawBufferPointer(start: nil, count: 0) }
-            rows.forEachValue(inRow: index) { value in
-                defer { column += 1 }
-                guard case .text(let bytes) = value else { return }
-                for (slot, position) in slots.enumerated() where position == column { fields[slot] = bytes }
-            }
-            for (slot, field) in fields.enumerated() { count(field, in: slot) }
+            rows.texts(inRow: index, columns: columns, into: &texts)
+            // A missing value counts under the empty key.
+            for (slot, text) in texts.enumerated() { count(text ?? UnsafeRawBufferPointer(start: nil, count: 0), in: slot) }
             if values > valuesKept {
                 isComplete = false
                 counts = []

@@ -16,8 +16,8 @@ final class WordIndexBuilder {
     private let queue = BlockingQueue<WordChunk>(capacity: 2)
     private let worker: Worker<Void>
     private let placement: WordPlacement
-    /// Where title, brand and type are among a batch's values (nil for a column the file lacks).
-    private let slots: [Int?]
+    /// Where productId, title, brand and type are among a batch's values (nil for a column the file lacks).
+    private let columns: [Int?]
     private let insertRow: Statement
     private var place: Int64 = 1
     private var chunk = WordChunk()
@@ -26,7 +26,7 @@ final class WordIndexBuilder {
     /// rows fill `insertColumns`; the index is built at `path`.
     init(path: String, insertColumns: [String], connection: Connection) throws {
         self.path = path
-        slots = WordIndex.columns.map { insertColumns.firstIndex(of: $0.columnName) }
+        columns = [0] + WordIndex.columns.map { insertColumns.firstIndex(of: $0.columnName) }
         placement = try WordPlacement(connection: connection)
         insertRow = try connection.prepare(
             "INSERT INTO \(WordIndex.rowsTable) (wordRow, productId, titleKey) VALUES (?1, ?2, ?3)")
@@ -45,18 +45,12 @@ final class WordIndexBuilder {
     /// Places each row of `rows` (sorted by productId, after every row placed before) in the
     /// word index's order, and keeps its words for the index.
     func add(_ rows: CheckedRows) throws {
-        var fields: [UnsafeRawBufferPointer?] = [nil, nil, nil]
+        var texts: [UnsafeRawBufferPointer?] = Array(repeating: nil, count: columns.count)
         for index in 0..<rows.count {
-            var column = 0
-            var productId = UnsafeRawBufferPointer(start: nil, count: 0)
-            for slot in fields.indices { fields[slot] = nil }
-            rows.forEachValue(inRow: index) { value in
-                defer { column += 1 }
-                guard case .text(let bytes) = value else { return }
-                if column == 0 { productId = bytes }
-                for (slot, position) in slots.enumerated() where position == column { fields[slot] = bytes }
-            }
-            let shape = try placement.shape(ofTitle: fields[0] ?? UnsafeRawBufferPointer(start: nil, count: 0))
+            rows.texts(inRow: index, columns: columns, into: &texts)
+            let productId = texts[0] ?? UnsafeRawBufferPointer(start: nil, count: 0)
+            let fields = texts.dropFirst()
+            let shape = try placement.shape(ofTitle: fields.first! ?? UnsafeRawBufferPointer(start: nil, count: 0))
             let row = WordPlacement.row(class: shape.wordClass, place: place)
             place += 1
             try insertRow.execute { statement in
@@ -144,6 +138,10 @@ private struct WordChunk {
         var start: Int32
         /// Each field's length in bytes, -1 for NULL.
         var lengths: (Int32, Int32, Int32)
+
+        func length(of field: Int) -> Int32 {
+            field == 0 ? lengths.0 : field == 1 ? lengths.1 : lengths.2
+        }
     }
 
     /// The text a chunk holds before it is handed over.
@@ -156,11 +154,11 @@ private struct WordChunk {
         text.reserveCapacity(Self.bytes + (64 << 10))
     }
 
-    mutating func append(row: Int64, fields: [UnsafeRawBufferPointer?]) {
+    mutating func append(row: Int64, fields: ArraySlice<UnsafeRawBufferPointer?>) {
         let start = Int32(text.count)
         for field in fields { if let field { text.append(contentsOf: field) } }
-        entries.append(Entry(row: row, start: start, lengths: (
-            fields[0].map { Int32($0.count) } ?? -1, fields[1].map { Int32($0.count) } ?? -1, fields[2].map { Int32($0.count) } ?? -1)))
+        func length(_ offset: Int) -> Int32 { fields[fields.startIndex + offset].map { Int32($0.count) } ?? -1 }
+        entries.append(Entry(row: row, start: start, lengths: (length(0), length(1), length(2))))
     }
 
     /// Inserts every entry, in order, with `insert` (rowid and the three fields).
@@ -170,13 +168,14 @@ private struct WordChunk {
                 try insert.execute { statement in
                     try statement.bind(1, entry.row)
                     var start = Int(entry.start)
-                    for (parameter, length) in [(Int32(2), entry.lengths.0), (3, entry.lengths.1), (4, entry.lengths.2)] {
-                        guard length >= 0 else {
-                            try statement.bindNull(parameter)
-                            continue
+                    for field in 0..<3 {
+                        let length = Int(entry.length(of: field))
+                        if length < 0 {
+                            try statement.bindNull(Int32(2 + field))
+                        } else {
+                            try statement.bindText(Int32(2 + field), unsafeBytes: UnsafeBufferPointer(rebasing: text[start..<start + length]))
+                            start += length
                         }
-                        try statement.bindText(parameter, unsafeBytes: UnsafeBufferPointer(rebasing: text[start..<start + Int(length)]))
-                        start += Int(length)
                     }
                 }
             }
