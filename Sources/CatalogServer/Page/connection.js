@@ -9,20 +9,32 @@ const LAST_RETRY_MS = 30000;
 const listeners = [];
 let retryTimer = null;
 let retryMs = FIRST_RETRY_MS;
+/** The reconnect actions, when a connection that came back too soon after the last ones must wait. */
+let reconnectTimer = null;
+/** When the reconnect actions last ran (performance.now()). */
+let lastReconnect = -Infinity;
 
 /** Runs `action` each time the server can be reached again after it could not. */
 export function onReconnect(action) {
   listeners.push(action);
 }
 
-/** Notes that a request reached the server. */
+/**
+ * Notes that a request reached the server. The reconnect actions reload the list, so a connection
+ * that answers some requests and not others (a flaky proxy, a half-applied outage) would run them
+ * in a loop: they run at most once per retry wait.
+ */
 export function markReachable() {
   if (state.reachable) return;
   state.reachable = true;
   clearTimeout(retryTimer);
-  retryMs = FIRST_RETRY_MS;
   $("connection").hidden = true;
   document.body.classList.remove("offline");
+  reconnectTimer = setTimeout(reconnect, Math.max(0, lastReconnect + retryMs - performance.now()));
+}
+
+function reconnect() {
+  lastReconnect = performance.now();
   for (const action of listeners) action();
 }
 
@@ -30,9 +42,11 @@ export function markReachable() {
 export function markUnreachable() {
   if (!state.reachable) return;
   state.reachable = false;
+  clearTimeout(reconnectTimer);
   $("connection").hidden = false;
   document.body.classList.add("offline");
-  retryMs = FIRST_RETRY_MS;
+  // The waits start again from 1 s only after a connection that held at least as long as the last of them.
+  if (performance.now() - lastReconnect >= retryMs / 2) retryMs = FIRST_RETRY_MS;
   scheduleRetry();
 }
 
