@@ -9,6 +9,7 @@ struct CatalogController<Context: RequestContext> {
         let routes = RouteCollection(context: Context.self)
         routes.getAndHead(use: summary)
         routes.getAndHead("types", use: types)
+        routes.getAndHead("stores", use: stores)
         return routes
     }
 
@@ -25,5 +26,11 @@ struct CatalogController<Context: RequestContext> {
     @Sendable func types(request: Request, context: Context) async throws -> Response {
         let types = try await store.productTypes()
         return JSONResponse.response(.object([.init("types", .array(types.map { .string($0) }))]))
+    }
+
+    /// `GET /stores`: `{"stores": [...]}`, the stores with at least one product in stock, by name.
+    @Sendable func stores(request: Request, context: Context) async throws -> Response {
+        let stores = try await store.stores()
+        return JSONResponse.response(.object([.init("stores", .array(stores.map { .string($0) }))]))
     }
 }

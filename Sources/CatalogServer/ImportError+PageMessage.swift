@@ -15,6 +15,8 @@ extension ImportError {
             return "The file's header line is not valid CSV: \(malformation). Fix it, then import the file again."
         case .header(_, let error):
             return Self.pageMessage(error)
+        case .stockHeader(_, let error):
+            return "The file is not a stock file: \(error). The stock was not changed."
         case .noDataRows:
             return "The file has a header line but no products. Importing it would empty the catalog, so the catalog was not changed."
         case .nothingImported(let rowsRead, let invalidUTF8, _):

@@ -17,6 +17,7 @@ struct ProductsController<Context: RequestContext> {
         routes.post("batch", use: batch)
         routes.getAndHead("{productId}", use: show)
         routes.getAndHead("{productId}/variants", use: variants)
+        routes.getAndHead("{productId}/stock", use: stock)
         routes.put("{productId}", use: edit)
         routes.delete("{productId}", use: remove)
         return routes
@@ -26,7 +27,8 @@ struct ProductsController<Context: RequestContext> {
     /// ``SearchParameters``: the page shape of `catalog search --json` plus `count`, the matches in
     /// all, and `countComplete`: false when a `q` with words matches more than 10,000 and `count`
     /// stopped there (or stopped earlier, a lower bound); and `queryTruncated: true` when `q` has
-    /// more than 10 words, of which the first were used.
+    /// more than 10 words, of which the first were used; and `stock`, the stores of the page's
+    /// products that have stock by store, by productId (`{"A-1": [{"store": …, "quantity": …}]}`).
     ///
     /// The query is form-encoded, as browsers send it: `q=a+b` looks for `a b`, `q=a%2Bb` for `a+b`.
     @Sendable func list(request: Request, context: Context) async throws -> Response {
@@ -54,7 +56,20 @@ struct ProductsController<Context: RequestContext> {
         members.append(.init("count", .int(count)))
         members.append(.init("countComplete", .bool(complete)))
         if search.isTruncated { members.append(.init("queryTruncated", .bool(true))) }
+        let stock = try await store.stock(of: page.products.map(\.productId))
+        if !stock.isEmpty { members.append(.init("stock", StoreQuantity.jsonValue(stock))) }
         return JSONResponse.response(.object(members))
+    }
+
+    /// `GET /{productId}/stock`: `{"stock": [{"store": "Berlin", "quantity": 4}, …]}`, the product's
+    /// quantity at each store, by store (empty when it has none); 404 without the product.
+    @Sendable func stock(request: Request, context: Context) async throws -> Response {
+        let productId = try ProductIdPath.decode(from: context)
+        guard let product = try await store.product(id: productId) else {
+            throw APIError(.notFound, "No product has productId \"\(productId)\".")
+        }
+        let stock = try await store.stock(of: [product.productId])[product.productId] ?? []
+        return JSONResponse.response(.object([.init("stock", .array(stock.map(\.jsonValue)))]))
     }
 
     /// `GET /{productId}/variants`: `{"products": [...]}`, the products of its family (same

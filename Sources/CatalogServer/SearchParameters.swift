@@ -3,7 +3,8 @@ import ProductCatalog
 /// What `GET /api/products` and `GET /api/facets` search for: `q` (words or the start of a
 /// productId) or `prefix` (the start of a productId only), and the filters `type`, `color`,
 /// `size`, `brand` (each repeatable: any of its values), `minPrice`, `maxPrice`, `priceBasis`
-/// (`effective`, the default, or `list`) and `onSale` (`true`).
+/// (`effective`, the default, or `list`), `onSale` (`true`), `store` (repeatable: in stock at any
+/// of them) and `inStock` (`true`: a total quantity above 0).
 struct SearchParameters {
     /// The query or prefix, trimmed.
     var text: String
@@ -25,7 +26,7 @@ struct SearchParameters {
 
     /// The parameters of `query`; throws a 400 naming the parameter at fault.
     init(_ query: FormQuery) throws {
-        let names = ["q", "prefix", "type", "color", "size", "brand", "minPrice", "maxPrice", "priceBasis", "onSale", "typos", "sort"]
+        let names = ["q", "prefix", "type", "color", "size", "brand", "minPrice", "maxPrice", "priceBasis", "onSale", "store", "inStock", "typos", "sort"]
         for name in names where query.undecodable.contains(name) {
             throw APIError(.badRequest, "\(name) is not valid percent-encoded UTF-8; encode it with encodeURIComponent.",
                            fields: [name: "Encode it as UTF-8 with encodeURIComponent."])
@@ -54,7 +55,9 @@ struct SearchParameters {
         filters.colors = query.all("color")
         filters.sizes = query.all("size")
         filters.brands = query.all("brand")
-        for (name, values) in [("type", filters.productTypes), ("color", filters.colors), ("size", filters.sizes), ("brand", filters.brands)] {
+        filters.stores = query.all("store")
+        for (name, values) in [("type", filters.productTypes), ("color", filters.colors), ("size", filters.sizes), ("brand", filters.brands),
+                               ("store", filters.stores)] {
             guard values.count <= 100, values.allSatisfy({ $0.utf8.count <= Self.maxQueryBytes }) else {
                 throw APIError(.badRequest, "\(name) has more than 100 values or one longer than \(Self.maxQueryBytes) bytes.",
                                fields: [name: "Give at most 100 values of at most \(Self.maxQueryBytes) bytes."])
@@ -90,6 +93,12 @@ struct SearchParameters {
         case "true", "1": filters.onSale = true
         default:
             throw APIError(.badRequest, "onSale must be true or false.", fields: ["onSale": "Use true or false."])
+        }
+        switch query["inStock"] {
+        case nil, "", "false", "0": filters.inStock = false
+        case "true", "1": filters.inStock = true
+        default:
+            throw APIError(.badRequest, "inStock must be true or false.", fields: ["inStock": "Use true or false."])
         }
     }
 

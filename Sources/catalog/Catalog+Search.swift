@@ -79,20 +79,22 @@ extension Catalog {
             let text = ProductRules.trimmed(prefix ?? query)
             let cursor = after.flatMap(KeysetCursor.init)
             let filters = filter.filters
-            let (page, counts) = try await database.withCatalog { catalog in
+            let (page, counts, stock) = try await database.withCatalog { catalog in
                 let page = try await catalog.products(text, byPrefix: prefix != nil, filters: filters, typos: !exact, sort: sort,
                                                   after: cursor, limit: limit)
                 let counts = facets ? try await catalog.facets(text, byPrefix: prefix != nil, filters: filters, typos: !exact) : nil
+                let stock = json ? try await catalog.stock(of: page.products.map(\.productId)) : [:]
                 if prefix == nil, !text.isEmpty, try await !catalog.indexesWords() {
                     Terminal.standardError.write("Note: this catalog was made by an earlier version, so only productIds starting with \(ShellQuoting.quote(text)) were searched. Import the file again, or add or edit a product, to index its words.\n")
                 }
-                return (page, counts)
+                return (page, counts, stock)
             }
             let truncated = prefix == nil && WordQuery(text).isTruncated
             if json {
                 var value = page.jsonValue
                 if case .object(var members) = value {
                     if let counts { members.append(.init("facets", counts.jsonValue)) }
+                    if !stock.isEmpty { members.append(.init("stock", StoreQuantity.jsonValue(stock))) }
                     if truncated { members.append(.init("queryTruncated", .bool(true))) }
                     value = .object(members)
                 }

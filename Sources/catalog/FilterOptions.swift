@@ -1,7 +1,7 @@
 import ArgumentParser
 import ProductCatalog
 
-/// The filters of `catalog search`: values of type, color, size and brand, a price range, on sale.
+/// The filters of `catalog search`: values of type, color, size and brand, a price range, on sale, in stock.
 struct FilterOptions: ParsableArguments {
     @Option(name: .customLong("type"), help: ArgumentHelp(
         "Only products of this type (repeatable: any of them).",
@@ -30,6 +30,14 @@ struct FilterOptions: ParsableArguments {
     @Flag(help: "Only products whose sale price is below their list price.")
     var onSale = false
 
+    @Option(name: .customLong("store"), help: ArgumentHelp(
+        "Only products in stock at this store (repeatable: any of them).",
+        discussion: "Stores come from `catalog import-stock`; a name matches ignoring ASCII case.", valueName: "store"))
+    var stores: [String] = []
+
+    @Flag(help: "Only products in stock: their quantity, or when the product feed sets none, the sum over their stores, is above 0.")
+    var inStock = false
+
     func validate() throws {
         for (name, text) in [("--min-price", minPrice), ("--max-price", maxPrice)] {
             if let text, Price(text) == nil {
@@ -55,6 +63,8 @@ struct FilterOptions: ParsableArguments {
         filters.maxPrice = maxPrice.flatMap(Price.init)
         filters.priceBasis = listPrice ? .list : .effective
         filters.onSale = onSale
+        filters.stores = stores
+        filters.inStock = inStock
         return filters
     }
 
@@ -68,6 +78,8 @@ struct FilterOptions: ParsableArguments {
         if let maxPrice { arguments += ["--max-price", ShellQuoting.quote(maxPrice)] }
         if listPrice { arguments.append("--list-price") }
         if onSale { arguments.append("--on-sale") }
+        for store in stores { arguments += ["--store", ShellQuoting.quote(store)] }
+        if inStock { arguments.append("--in-stock") }
         return arguments
     }
 }

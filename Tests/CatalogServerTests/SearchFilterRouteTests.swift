@@ -45,6 +45,40 @@ import Testing
         }
     }
 
+    @Test func storesFilterAndEachPageAndProductSaysItsStock() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(Self.csv)
+        var importer = StockImporter(databasePath: fixture.databasePath)
+        importer.reading.chunkSize = 64
+        _ = try importer.run(source: InputSource.bytes(Array("productId,store,quantity\nP1,Mitte,2\nP1,Ost,0\nP3,Ost,5\n".utf8)).open())
+        try await fixture.application().test(.router) { client in
+            func found(_ query: String) async throws -> String {
+                let response = try await client.execute(uri: "/api/products?" + query, method: .get)
+                #expect(response.status == .ok, "\(query)")
+                return try response.productIds().joined(separator: " ") + " (\(try response.json()["count"] as? Int ?? -1))"
+            }
+            for (query, expected) in [("store=ost", "P3 (1)"), ("store=Mitte&store=OST", "P1 P3 (2)"), ("q=shirt&store=mitte", "P1 (1)"),
+                                      ("inStock=true", "P1 P3 (2)"), ("store=nowhere", " (0)")] {
+                let answer = try await found(query)
+                #expect(answer == expected, "\(query)")
+            }
+            let page = try await client.execute(uri: "/api/products?q=shirt", method: .get).json()
+            let stock = try #require(page["stock"] as? [String: [[String: Any]]])
+            #expect(stock.keys.sorted() == ["P1", "P3"] && stock["P1"]?.map { $0["store"] as? String } == ["Mitte", "Ost"])
+            let one = try await client.execute(uri: "/api/products/p1/stock", method: .get).json()
+            #expect((one["stock"] as? [[String: Any]])?.map { "\($0["store"] ?? "") \($0["quantity"] ?? "")" } == ["Mitte 2", "Ost 0"])
+            let none = try await client.execute(uri: "/api/products/P2/stock", method: .get).json()
+            #expect((none["stock"] as? [Any])?.isEmpty == true)
+            #expect(try await client.execute(uri: "/api/products/P9/stock", method: .get).status == .notFound)
+            let stores = try await client.execute(uri: "/api/catalog/stores", method: .get).json()
+            #expect(stores["stores"] as? [String] == ["Mitte", "Ost"])
+            let bad = try await client.execute(uri: "/api/products?inStock=maybe", method: .get)
+            #expect(bad.status == .badRequest)
+            #expect(try bad.errorFields()["inStock"] != nil)
+        }
+    }
+
     @Test(arguments: [
         ("minPrice=cheap", "minPrice"), ("maxPrice=1%2C5", "maxPrice"), ("minPrice=9&maxPrice=3", "minPrice"),
         ("priceBasis=sale", "priceBasis"), ("onSale=yes", "onSale"), ("color=%FF", "color"),

@@ -35,6 +35,11 @@ public protocol CatalogEngine: Sendable {
     func variants(of productId: String) async throws -> [Product]?
     /// The catalog's product types, the most used first.
     func productTypes() async throws -> [String]
+    /// The stores of each of `productIds` and the product's quantity at each (see ``StockImporter``);
+    /// products without stock by store are left out.
+    func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]]
+    /// The stores with at least one product in stock, by name.
+    func stores() async throws -> [String]
     /// How many products the catalog holds (0 without a catalog).
     func productCount() async throws -> Int
     /// Whether searches look up words; false only for a catalog file made before the word index,

@@ -97,6 +97,14 @@ public final class SQLiteCatalog: CatalogEngine {
         try await read { side in try side.recovering { try $0.productTypes() } }
     }
 
+    public func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]] {
+        try await read { side in try side.recovering { try $0.currentSearch()?.stock(of: productIds) ?? [:] } }
+    }
+
+    public func stores() async throws -> [String] {
+        try await read { side in try side.recovering { try $0.currentSearch()?.stores() ?? [] } }
+    }
+
     public func productCount() async throws -> Int {
         try await page("", byPrefix: false, after: nil, limit: 1).count
     }

@@ -37,6 +37,13 @@ struct ShopifyLayout: FeedLayout {
         outputHeader = feed.outputHeader(extras: extras) + ["images"]
     }
 
+    /// A variant's productId: its handle joined with its option values (`classic-tee/Red/M`), the
+    /// handle alone for a product without options. Shopify's inventory export is read by the same key.
+    static func variantKey(handle: String, optionValues: [String]) -> String {
+        let chosen = optionValues.filter { !$0.isEmpty && $0 != "Default Title" }
+        return chosen.isEmpty ? handle : ([handle] + chosen).joined(separator: "/")
+    }
+
     mutating func take(_ fields: [String], line: Int, emit: (FeedRow) throws -> Void) throws {
         if let first = family.first, first.fields[column: handle] != fields[column: handle] {
             try finish(emit: emit)
@@ -62,8 +69,7 @@ struct ShopifyLayout: FeedLayout {
                 let own = fields[column: column]
                 return own.isEmpty ? first[column: column] : own
             }
-            let chosen = values.enumerated().filter { !$0.element.isEmpty && $0.element != "Default Title" }.map(\.element)
-            row[.productId] = chosen.isEmpty ? key : ([key] + chosen).joined(separator: "/")
+            row[.productId] = Self.variantKey(handle: key, optionValues: values)
             row[.groupId] = key
             row[.title] = filled(title)
             row[.description] = filled(body)

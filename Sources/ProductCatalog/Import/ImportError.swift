@@ -14,6 +14,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case nothingImported(rowsRead: Int, invalidUTF8: Int, rejectsPath: String)
     /// The header cannot be mapped to product fields.
     case header(source: String, HeaderMappingError)
+    /// A stock file's header lacks a column a stock import needs.
+    case stockHeader(source: String, StockLayoutError)
     /// More rows were rejected than `maxErrors` allows.
     case tooManyRejects(limit: Int, line: Int, rejectsPath: String)
     /// With ``DuplicatePolicy/fail``, a productId came again.
@@ -45,6 +47,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
             }
             return text
         case .header(let source, let error):
+            return "\(source): \(error)"
+        case .stockHeader(let source, let error):
             return "\(source): \(error)"
         case .tooManyRejects(let limit, let line, let rejectsPath):
             return "stopped at line \(line): more than \(limit) rows were rejected (see \(rejectsPath)). The catalog was not changed."

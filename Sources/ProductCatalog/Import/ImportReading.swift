@@ -26,22 +26,7 @@ struct ImportReading {
         let reader = CSVReader(source: source, options: CSVReader.Options(
             delimiter: options.delimiter, chunkSize: options.chunkSize, maxFieldBytes: options.maxFieldBytes))
         self.reader = reader
-        let leading = try Self.reading { try reader.leadingBytes() }
-        if let signature = leading.withUnsafeBufferPointer(FileSignature.of) {
-            throw ImportError.notText(source: source.name, signature)
-        }
-        // A file with no line end in its first megabyte is not a CSV: it is refused now rather than
-        // read to its end, however long that is (/dev/zero never ends).
-        var first = CSVRecord()
-        do {
-            guard try Self.reading({ try reader.readRecord(into: &first, byteLimit: Self.headerByteLimit(options)) }) else {
-                throw ImportError.emptyInput(source: source.name)
-            }
-        } catch let malformation as CSVMalformation {
-            throw ImportError.malformedHeader(source: source.name, malformation)
-        }
-        record = first
-        if let malformation = record.malformation { throw ImportError.malformedHeader(source: source.name, malformation) }
+        record = try Self.readHeader(reader, source: source, options: options)
         header = record.strings.map(HeaderName.clean)
         // A hand-made mapping (--column) means the generic reading, unless a format is named too.
         format = options.format ?? (options.columns.isEmpty ? FeedFormat.detect(header: header) : .generic)
@@ -56,6 +41,27 @@ struct ImportReading {
             throw ImportError.header(source: source.name, error)
         }
         checker = ProductRowChecker(mapping: mapping)
+    }
+
+    /// Reads the header record of `source`, refusing what is not a CSV: a known binary file, an
+    /// empty one, a first megabyte without a line end, a header that is not valid CSV.
+    static func readHeader(_ reader: CSVReader, source: any ByteSource, options: FeedReading) throws -> CSVRecord {
+        let leading = try Self.reading { try reader.leadingBytes() }
+        if let signature = leading.withUnsafeBufferPointer(FileSignature.of) {
+            throw ImportError.notText(source: source.name, signature)
+        }
+        // A file with no line end in its first megabyte is not a CSV: it is refused now rather than
+        // read to its end, however long that is (/dev/zero never ends).
+        var first = CSVRecord()
+        do {
+            guard try Self.reading({ try reader.readRecord(into: &first, byteLimit: Self.headerByteLimit(options)) }) else {
+                throw ImportError.emptyInput(source: source.name)
+            }
+        } catch let malformation as CSVMalformation {
+            throw ImportError.malformedHeader(source: source.name, malformation)
+        }
+        if let malformation = first.malformation { throw ImportError.malformedHeader(source: source.name, malformation) }
+        return first
     }
 
     /// Reads the next record and hands `body` the rows it makes, with their lines; false at the end.

@@ -62,6 +62,11 @@ struct ProgressReporter {
 
     /// Sends the last snapshot, the finished import's.
     func finish(_ summary: ImportSummary) {
-        progress(summary.progress)
+        finish(progress: summary.progress)
+    }
+
+    /// Sends the last snapshot, `progress`.
+    func finish(progress last: ImportProgress) {
+        progress(last)
     }
 }

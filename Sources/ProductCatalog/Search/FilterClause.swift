@@ -18,7 +18,9 @@ struct FilterClause {
     }
 
     /// The conditions of `filters` on the row `alias` of a table with columns `columnNames`.
-    init(_ filters: SearchFilters, alias: String, columnNames: [String], firstParameter: Int32) {
+    /// `keepsStock` says whether the catalog has a stock table (``StockTable``): without one, no
+    /// product is in stock at a store, and a product's total quantity is its own.
+    init(_ filters: SearchFilters, alias: String, columnNames: [String], keepsStock: Bool, firstParameter: Int32) {
         self.firstParameter = firstParameter
         var conditions: [String] = []
         var values: [Value] = []
@@ -48,6 +50,18 @@ struct FilterClause {
                 conditions.append("\(price(basis)) <= \(parameter(.integer(thousandths)))")
             case .onSale:
                 conditions.append("\(column(.salesPrice)) < \(column(.listPrice))")
+            case .inStock:
+                let quantity = column(.quantity)
+                conditions.append((keepsStock ? StockTable.totalQuantity(alias: alias, quantity: quantity) : quantity) + " > 0")
+            case .inStockAt(let stores):
+                guard keepsStock else {
+                    conditions.append("0")
+                    continue
+                }
+                conditions.append("""
+                    EXISTS (SELECT 1 FROM \(StockTable.table) s WHERE s.productId = \(alias).productId \
+                    AND s.store IN (\(stores.map { parameter(.text($0)) }.joined(separator: ", "))) AND s.quantity > 0)
+                    """)
             }
         }
 

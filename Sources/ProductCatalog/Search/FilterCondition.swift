@@ -11,4 +11,8 @@ public enum FilterCondition: Sendable, Hashable {
     case priceAtMost(SearchFilters.PriceBasis, Int64)
     /// The sale price is below the list price.
     case onSale
+    /// The product's total quantity (its own, else the sum of its stores) is above 0.
+    case inStock
+    /// The product has a quantity above 0 at one of these stores (ASCII case ignored).
+    case inStockAt(stores: [String])
 }

@@ -125,7 +125,9 @@ public final class ProductSearch {
 
     /// The conditions of `filters` on the product `p`, numbered from `?10`.
     func filterClause(_ filters: SearchFilters) throws -> FilterClause {
-        FilterClause(filters, alias: "p", columnNames: try productColumnNames, firstParameter: 10)
+        let asksStock = filters.inStock || !filters.stores.isEmpty
+        return FilterClause(filters, alias: "p", columnNames: try productColumnNames,
+                            keepsStock: try asksStock && StockTable.exists(connection), firstParameter: 10)
     }
 
     /// The names of the `products` table's columns, read once.

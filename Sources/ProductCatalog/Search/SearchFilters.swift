@@ -1,5 +1,5 @@
 /// Conditions a search's products must also meet: values of type, color, size and brand, a price
-/// range and being on sale.
+/// range, being on sale, and being in stock (anywhere, or at given stores).
 ///
 /// ```swift
 /// var filters = SearchFilters()
@@ -36,13 +36,17 @@ public struct SearchFilters: Sendable, Hashable {
     public var priceBasis: PriceBasis = .effective
     /// Only products with a sale price below their list price.
     public var onSale = false
+    /// Only products in stock at one of these stores (see ``StockImporter``), any of which matches.
+    public var stores: [String] = []
+    /// Only products in stock: their total quantity, their own or else the sum of their stores, is above 0.
+    public var inStock = false
 
     public init() {}
 
     /// True when no condition is set.
     public var isEmpty: Bool {
         productTypes.isEmpty && colors.isEmpty && sizes.isEmpty && brands.isEmpty
-            && minPrice == nil && maxPrice == nil && !onSale
+            && minPrice == nil && maxPrice == nil && !onSale && stores.isEmpty && !inStock
     }
 }
 
@@ -59,6 +63,9 @@ extension SearchFilters {
         if let minPrice { conditions.append(.priceAtLeast(priceBasis, minPrice.thousandths)) }
         if let maxPrice { conditions.append(.priceAtMost(priceBasis, maxPrice.thousandths)) }
         if onSale { conditions.append(.onSale) }
+        if inStock { conditions.append(.inStock) }
+        let stores = stores.map(ProductRules.trimmed).filter { !$0.isEmpty }
+        if !stores.isEmpty { conditions.append(.inStockAt(stores: stores)) }
         return conditions
     }
 }

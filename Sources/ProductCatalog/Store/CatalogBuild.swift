@@ -137,6 +137,7 @@ final class CatalogBuild {
             try WordIndex.settlePending(connection)
             if !copyingLive { try carryFavorites(into: connection) }
             try connection.commit()
+            if try !copyingLive && liveIsCatalog() { try StockTable.carry(from: livePath, into: connection) }
             inserter = nil
             let count = try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.table)") ?? 0
             try connection.execute("PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = DELETE;")
@@ -215,8 +216,7 @@ final class CatalogBuild {
     ///
     /// Stars cannot change meanwhile: edits, stars included, are refused while an import runs.
     private func carryFavorites(into connection: Connection) throws {
-        guard try destination({ try FileSystem.size(ofFileAt: livePath) }) != nil,
-              case .catalog = try CatalogSchema.kind(ofFileAt: livePath) else { return }
+        guard try liveIsCatalog() else { return }
         var starred: [(productId: String, at: Int64)] = []
         try database {
             let live = try Connection(path: livePath, mode: .readOnly)
@@ -239,6 +239,13 @@ final class CatalogBuild {
                 try insert.step()
             }
         }
+    }
+
+    /// True when a catalog is live at ``livePath`` (a first import has none).
+    private func liveIsCatalog() throws -> Bool {
+        guard try destination({ try FileSystem.size(ofFileAt: livePath) }) != nil,
+              case .catalog = try CatalogSchema.kind(ofFileAt: livePath) else { return false }
+        return true
     }
 
     /// The rows of the edits table, 0 when the catalog has none.

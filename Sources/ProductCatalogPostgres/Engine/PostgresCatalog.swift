@@ -72,6 +72,16 @@ public actor PostgresCatalog: CatalogEngine {
         try await reading([]) { try await $0.productTypes() }
     }
 
+    /// PostgreSQL catalogs keep no stock by store yet: every product's is empty.
+    public func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]] {
+        [:]
+    }
+
+    /// PostgreSQL catalogs keep no stock by store yet.
+    public func stores() async throws -> [String] {
+        []
+    }
+
     public func productCount() async throws -> Int {
         try await reading(0) { try await $0.productCount() }
     }

@@ -2,7 +2,8 @@ import ProductCatalog
 
 /// ``SearchFilters`` as conditions on a `products` row, as the SQLite catalog reads them: a value
 /// matches ignoring ASCII case, an empty value asks for products without one, and prices compare
-/// thousandths whatever their currency.
+/// thousandths whatever their currency. Stock by store is kept in catalog files only: here no
+/// product is in stock at a store, and "in stock" looks at a product's own quantity.
 enum PostgresFilters {
     /// `AND …` for each condition of `filters`, binding their values in `statement`.
     static func conditions(_ filters: SearchFilters, in statement: inout PostgresStatement) -> String {
@@ -28,6 +29,11 @@ enum PostgresFilters {
                 conditions.append("\(price(basis)) <= \(statement.bind(thousandths))")
             case .onSale:
                 conditions.append("\(sale) < \(list)")
+            case .inStock:
+                // PostgreSQL catalogs keep no stock by store: a product's total is its own quantity.
+                conditions.append("\(PostgresSchema.quote(ProductField.quantity.columnName)) > 0")
+            case .inStockAt:
+                conditions.append("false")
             }
         }
         return conditions.map { " AND " + $0 }.joined()

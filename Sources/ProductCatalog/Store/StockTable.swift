@@ -1,0 +1,122 @@
+/// Each product's quantity at each store, beside the products: what a local inventory feed says.
+///
+/// ```sql
+/// CREATE TABLE stock (productId TEXT NOT NULL COLLATE NOCASE, store TEXT NOT NULL COLLATE NOCASE,
+///   quantity INTEGER NOT NULL, PRIMARY KEY (productId, store)) WITHOUT ROWID;
+/// CREATE INDEX stock_store ON stock (store, productId) WHERE quantity > 0;
+/// ```
+///
+/// Keyed by product then store, a product's stores are one range of the table; the partial index
+/// lists the products in stock at a store in productId order, the search's own. Created by the
+/// first stock import (``StockImporter``). Triggers keep it with its products: a product deleted
+/// takes its stock with it, a product renamed keeps it. An upsert of products works on the same
+/// file or a copy of it, which keeps the stock; a replacing import carries the stock of the
+/// products it keeps into the new file (``carry(from:into:)``).
+///
+/// A product's total quantity is its feed's `quantity` when the feed sets one, else the sum of its
+/// stores (``totalQuantity(alias:)``): "in stock" filters look at that total.
+enum StockTable {
+    static let table = "stock"
+
+    static let createStatements = """
+        CREATE TABLE IF NOT EXISTS \(table) (
+          productId TEXT NOT NULL COLLATE NOCASE, store TEXT NOT NULL COLLATE NOCASE, quantity INTEGER NOT NULL,
+          PRIMARY KEY (productId, store)) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS \(table)_store ON \(table) (store, productId) WHERE quantity > 0;
+        CREATE TRIGGER IF NOT EXISTS stock_product_delete AFTER DELETE ON \(CatalogSchema.table) BEGIN
+          DELETE FROM \(table) WHERE productId = old.productId;
+        END;
+        CREATE TRIGGER IF NOT EXISTS stock_product_rename AFTER UPDATE OF productId ON \(CatalogSchema.table)
+          WHEN old.productId IS NOT new.productId COLLATE BINARY BEGIN
+          UPDATE \(table) SET productId = new.productId WHERE productId = old.productId;
+        END;
+        """
+
+    /// True when the catalog on `connection` keeps stock by store.
+    static func exists(_ connection: Connection) throws -> Bool {
+        try connection.hasTable(table)
+    }
+
+    /// The SQL for the total quantity of the product `alias`: its own, else the sum of its stores.
+    static func totalQuantity(alias: String, quantity: String) -> String {
+        "ifnull(\(quantity), (SELECT sum(s.quantity) FROM \(table) s WHERE s.productId = \(alias).productId))"
+    }
+
+    /// Copies the stock of the products `connection`'s catalog holds from the catalog at
+    /// `livePath`, for a replacing import, in a transaction of its own (`connection` must be
+    /// outside one: SQLite attaches only there). A live catalog without stock leaves nothing to do.
+    static func carry(from livePath: String, into connection: Connection) throws {
+        let attach = try connection.prepare("ATTACH DATABASE ?1 AS live_stock")
+        try attach.using {
+            try attach.bind(1, livePath)
+            _ = try attach.step()
+        }
+        defer { try? connection.execute("DETACH DATABASE live_stock") }
+        try connection.begin(.deferred)
+        do {
+            if try connection.scalarInt("SELECT count(*) FROM live_stock.sqlite_master WHERE type = 'table' AND name = '\(table)'") == 1 {
+                try connection.execute(createStatements)
+                // Both tables are in productId order: the copy appends.
+                try connection.execute("""
+                    INSERT INTO main.\(table) (productId, store, quantity)
+                      SELECT s.productId, s.store, s.quantity FROM live_stock.\(table) s
+                      WHERE EXISTS (SELECT 1 FROM main.\(CatalogSchema.table) p WHERE p.productId = s.productId)
+                      ORDER BY s.productId, s.store
+                    """)
+            }
+            try connection.commit()
+        } catch {
+            try? connection.rollback()
+            throw error
+        }
+    }
+
+    /// The stores with at least one product in stock, by name (ASCII case ignored): one seek of
+    /// the partial index per store, whatever the number of rows.
+    static func stores(_ connection: Connection) throws -> [String] {
+        guard try exists(connection) else { return [] }
+        let statement = try connection.prepare("""
+            WITH RECURSIVE next(store) AS (
+              SELECT min(store) FROM \(table) WHERE quantity > 0
+              UNION ALL
+              SELECT (SELECT min(store) FROM \(table) WHERE quantity > 0 AND store > next.store) FROM next WHERE next.store IS NOT NULL)
+            SELECT store FROM next WHERE store IS NOT NULL
+            """)
+        var stores: [String] = []
+        while try statement.step() { stores.append(statement.text(at: 0) ?? "") }
+        return stores
+    }
+
+    /// The stores of the product with `productId` and their quantities, by store.
+    static func stock(of productId: String, _ connection: Connection) throws -> [StoreQuantity] {
+        guard try exists(connection) else { return [] }
+        let statement = try connection.prepare("SELECT store, quantity FROM \(table) WHERE productId = ?1 ORDER BY store")
+        try statement.bind(1, productId)
+        var stock: [StoreQuantity] = []
+        while try statement.step() { stock.append(StoreQuantity(store: statement.text(at: 0) ?? "", quantity: statement.int64(at: 1))) }
+        return stock
+    }
+}
+
+/// A product's quantity at one store.
+public struct StoreQuantity: Sendable, Hashable {
+    public var store: String
+    public var quantity: Int64
+
+    public init(store: String, quantity: Int64) {
+        self.store = store
+        self.quantity = quantity
+    }
+}
+
+extension StoreQuantity: JSONRepresentable {
+    /// `{"store": "Berlin Mitte", "quantity": 4}`
+    public var jsonValue: JSONValue {
+        .object(["store": .string(store), "quantity": .int(Int(quantity))])
+    }
+
+    /// `{"A-1": [{"store": "Berlin Mitte", "quantity": 4}, …], …}`: the stock of a page's products, by productId.
+    public static func jsonValue(_ stock: [String: [StoreQuantity]]) -> JSONValue {
+        .object(stock.keys.sorted().map { JSONValue.Member($0, .array(stock[$0]!.map(\.jsonValue))) })
+    }
+}
