@@ -10,7 +10,7 @@ struct FacetSummary {
             ? "Counts among all \(total) matches:\n"
             : "Counts among the first \(total) matches (there are more; each count is at least this):\n"
         let names: [ProductField: String] = [.productType: "type", .color: "color", .size: "size"]
-        let width = counts.facets.map { names[$0.field, default: $0.field.rawValue].count }.max() ?? 0
+        let width = max(counts.facets.map { names[$0.field, default: $0.field.rawValue].count }.max() ?? 0, counts.stores == nil ? 0 : 5)
         for facet in counts.facets {
             let name = names[facet.field, default: facet.field.rawValue]
             var parts = facet.values.map { "\($0.value.visibleOnTerminal) \(Formatting.count($0.count))" }
@@ -18,6 +18,12 @@ struct FacetSummary {
             if facet.withoutValue > 0 { parts.append("none \(Formatting.count(facet.withoutValue))") }
             let padding = String(repeating: " ", count: width - name.count)
             text += "  \(name)\(padding)  \(parts.isEmpty ? "-" : parts.joined(separator: " · "))\n"
+        }
+        // In stock at each store: a product counts once per store it is in stock at.
+        if let stores = counts.stores {
+            var parts = stores.values.map { "\($0.value.visibleOnTerminal) \(Formatting.count($0.count))" }
+            if stores.other > 0 { parts.append("other stores \(Formatting.count(stores.other))") }
+            text += "  store\(String(repeating: " ", count: width - 5))  \(parts.isEmpty ? "-" : parts.joined(separator: " · "))\n"
         }
         return text
     }

@@ -180,8 +180,11 @@ public struct StockImporter: Sendable {
     /// Moves the staged rows into the catalog's stock in productId order, the last row of each
     /// product and store winning; returns how many product–store pairs it wrote.
     private func write(_ connection: Connection) throws -> Int {
+        // Replacing drops the table, which frees its pages at once, and counts the stores after;
+        // upserting keeps the triggers that count them row by row.
+        if mode == .replace { try connection.execute("DROP TABLE IF EXISTS \(StockTable.table)") }
         try connection.execute(StockTable.createStatements)
-        if mode == .replace { try connection.execute("DELETE FROM \(StockTable.table)") }
+        if mode == .replace { try connection.execute(StockTable.dropCountTriggers) }
         try connection.execute("""
             INSERT INTO \(StockTable.table) (productId, store, quantity)
               SELECT productId, store, quantity FROM (
@@ -190,6 +193,11 @@ public struct StockImporter: Sendable {
               WHERE newest = 1 ORDER BY productId, store
               ON CONFLICT (productId, store) DO UPDATE SET quantity = excluded.quantity
             """)
-        return connection.changes
+        let written = connection.changes
+        if mode == .replace {
+            try StockTable.recount(connection)
+            try connection.execute(StockTable.countTriggers)
+        }
+        return written
     }
 }

@@ -31,6 +31,24 @@ public struct FacetCounts: Sendable, Equatable {
     public var counted: Int
     /// True when every match was counted; false when there are more than were counted.
     public var isComplete: Bool
+    /// How many of the products counted are in stock at each store, most first; nil for a catalog
+    /// without stock by store (see ``StockImporter``).
+    public var stores: StoreCounts?
+
+    /// The stores most products counted are in stock at.
+    public struct StoreCounts: Sendable, Equatable {
+        /// The stores with the most products in stock, by count (highest first), then by name.
+        public var values: [ValueCount]
+        /// Products in stock at the stores not among `values`, once per store.
+        public var other: Int
+    }
+
+    public init(facets: [Facet], counted: Int, isComplete: Bool, stores: StoreCounts? = nil) {
+        self.facets = facets
+        self.counted = counted
+        self.isComplete = isComplete
+        self.stores = stores
+    }
 
     /// The counts of a search that matches nothing, such as one on a catalog not made yet.
     public static var noMatches: FacetCounts {
@@ -82,6 +100,12 @@ struct FacetTally {
         counts[key, default: (value, 0)].count += count
     }
 
+    /// The `top` most common values and what is left, as store counts.
+    func stores(top: Int) -> FacetCounts.StoreCounts {
+        let facet = facet(.productId, top: top)
+        return FacetCounts.StoreCounts(values: facet.values, other: facet.other)
+    }
+
     /// The `top` most common values and what is left.
     func facet(_ field: ProductField, top: Int) -> FacetCounts.Facet {
         let sorted = counts.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.spelling < $1.spelling }
@@ -96,7 +120,8 @@ struct FacetTally {
 
 extension FacetCounts: JSONRepresentable {
     /// `{"counted": 10000, "complete": false, "productType": {"values": [{"value": "Shirt", "count": 120}, …],
-    /// "other": 35, "withoutValue": 2}, "color": {…}, "size": {…}}`
+    /// "other": 35, "withoutValue": 2}, "color": {…}, "size": {…}, "store": {"values": […], "other": 0}}`,
+    /// `store` only for a catalog with stock by store.
     public var jsonValue: JSONValue {
         var members: [JSONValue.Member] = [.init("counted", .int(counted)), .init("complete", .bool(isComplete))]
         for facet in facets {
@@ -104,6 +129,12 @@ extension FacetCounts: JSONRepresentable {
                 "values": .array(facet.values.map { .object(["value": .string($0.value), "count": .int($0.count)]) }),
                 "other": .int(facet.other),
                 "withoutValue": .int(facet.withoutValue),
+            ])))
+        }
+        if let stores {
+            members.append(.init("store", .object([
+                "values": .array(stores.values.map { .object(["value": .string($0.value), "count": .int($0.count)]) }),
+                "other": .int(stores.other),
             ])))
         }
         return .object(members)

@@ -26,12 +26,25 @@ extension ProductSearch {
         if ProductRules.trimmed(query).isEmpty, filters.isEmpty, try FacetIndex.exists(connection) {
             return try wholeCatalogFacets(top: top)
         }
-        let values = try FacetCounts.fields.map {
+        let keepsStock = try StockTable.exists(connection)
+        var values = try FacetCounts.fields.map {
             ProductColumn.expression(for: $0, alias: "p", columnNames: try productColumnNames)
         }.joined(separator: ", ")
+        // A product's stores, read with its values: separated by US (0x1F), which no store name holds.
+        if keepsStock {
+            values += ", (SELECT group_concat(s.store, char(31)) FROM \(StockTable.table) s WHERE s.productId = p.productId AND s.quantity > 0)"
+        }
         var tallies = Array(repeating: FacetTally(), count: FacetCounts.fields.count)
+        var stores = FacetTally()
         var counted = 0
         var more = false
+        /// Tallies the values of the product in `statement`'s current row.
+        func add(_ statement: Statement) {
+            for index in tallies.indices { tallies[index].add(statement.text(at: Int32(index))) }
+            if keepsStock, let held = statement.text(at: Int32(tallies.count)) {
+                for store in held.split(separator: "\u{1F}") { stores.add(String(store)) }
+            }
+        }
         // Reads one row past the cap, to know whether the count is complete.
         func tally(_ statement: Statement) throws {
             try statement.bind(5, Int64(cap - counted + 1))
@@ -40,7 +53,7 @@ extension ProductSearch {
                     more = true
                     return
                 }
-                for index in tallies.indices { tallies[index].add(statement.text(at: Int32(index))) }
+                add(statement)
                 counted += 1
             }
         }
@@ -62,7 +75,7 @@ extension ProductSearch {
                 try read.using {
                     try read.bind(1, match.productId)
                     guard try read.step() else { return }
-                    for index in tallies.indices { tallies[index].add(read.text(at: Int32(index))) }
+                    add(read)
                     counted += 1
                 }
             }
@@ -90,13 +103,13 @@ extension ProductSearch {
                 try read.using {
                     try read.bind(1, match.productId)
                     guard try read.step() else { return }
-                    for index in tallies.indices { tallies[index].add(read.text(at: Int32(index))) }
+                    add(read)
                     counted += 1
                 }
             }
         }
         return FacetCounts(facets: zip(FacetCounts.fields, tallies).map { $1.facet($0, top: top) },
-                           counted: counted, isComplete: !more)
+                           counted: counted, isComplete: !more, stores: keepsStock ? stores.stores(top: top) : nil)
     }
 
     /// The facets of every product, read from the counts the catalog keeps (``FacetIndex``).
@@ -126,6 +139,12 @@ extension ProductSearch {
                 other: sorted.dropFirst(top).reduce(0) { $0 + $1.count },
                 withoutValue: without[field.rawValue] ?? 0)
         }
-        return FacetCounts(facets: facets, counted: total, isComplete: true)
+        var stores: FacetCounts.StoreCounts?
+        if let counts = try StockTable.storeCounts(connection) {
+            var tally = FacetTally()
+            for (store, products) in counts { tally.add(store, count: products) }
+            stores = tally.stores(top: top)
+        }
+        return FacetCounts(facets: facets, counted: total, isComplete: true, stores: stores)
     }
 }

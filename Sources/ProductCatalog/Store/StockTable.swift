@@ -18,11 +18,15 @@
 enum StockTable {
     static let table = "stock"
 
+    /// Products in stock at each store, kept exact by triggers on ``table``, for the whole catalog's facet counts.
+    static let storesTable = "stock_stores"
+
     static let createStatements = """
         CREATE TABLE IF NOT EXISTS \(table) (
           productId TEXT NOT NULL COLLATE NOCASE, store TEXT NOT NULL COLLATE NOCASE, quantity INTEGER NOT NULL,
           PRIMARY KEY (productId, store)) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS \(table)_store ON \(table) (store, productId) WHERE quantity > 0;
+        CREATE TABLE IF NOT EXISTS \(storesTable) (store TEXT NOT NULL COLLATE NOCASE PRIMARY KEY, products INTEGER NOT NULL) WITHOUT ROWID;
         CREATE TRIGGER IF NOT EXISTS stock_product_delete AFTER DELETE ON \(CatalogSchema.table) BEGIN
           DELETE FROM \(table) WHERE productId = old.productId;
         END;
@@ -30,7 +34,49 @@ enum StockTable {
           WHEN old.productId IS NOT new.productId COLLATE BINARY BEGIN
           UPDATE \(table) SET productId = new.productId WHERE productId = old.productId;
         END;
+        """ + countTriggers
+
+    /// The triggers that keep ``storesTable`` exact through every write of a stock row; a bulk
+    /// write drops them and counts again after (``recount(_:)``), which is faster.
+    static let countTriggers = """
+        CREATE TRIGGER IF NOT EXISTS stock_count_insert AFTER INSERT ON \(table) WHEN new.quantity > 0 BEGIN
+          INSERT INTO \(storesTable) (store, products) VALUES (new.store, 1) ON CONFLICT (store) DO UPDATE SET products = products + 1;
+        END;
+        CREATE TRIGGER IF NOT EXISTS stock_count_delete AFTER DELETE ON \(table) WHEN old.quantity > 0 BEGIN
+          UPDATE \(storesTable) SET products = products - 1 WHERE store = old.store;
+        END;
+        CREATE TRIGGER IF NOT EXISTS stock_count_update AFTER UPDATE OF quantity ON \(table)
+          WHEN (old.quantity > 0) IS NOT (new.quantity > 0) BEGIN
+          INSERT INTO \(storesTable) (store, products) SELECT new.store, 1 WHERE new.quantity > 0
+            ON CONFLICT (store) DO UPDATE SET products = products + 1;
+          UPDATE \(storesTable) SET products = products - 1 WHERE store = old.store AND old.quantity > 0;
+        END;
         """
+
+    static let dropCountTriggers = """
+        DROP TRIGGER IF EXISTS stock_count_insert; DROP TRIGGER IF EXISTS stock_count_delete; DROP TRIGGER IF EXISTS stock_count_update;
+        """
+
+    /// Counts the products in stock at each store again, from the partial index.
+    static func recount(_ connection: Connection) throws {
+        try connection.execute("""
+            DELETE FROM \(storesTable);
+            INSERT INTO \(storesTable) (store, products) SELECT store, count(*) FROM \(table) WHERE quantity > 0 GROUP BY store;
+            """)
+    }
+
+    /// The products in stock at each store, from ``storesTable`` (counted, in a file written
+    /// before it existed); nil for a catalog without stock.
+    static func storeCounts(_ connection: Connection) throws -> [(store: String, products: Int)]? {
+        guard try exists(connection) else { return nil }
+        let kept = try connection.hasTable(storesTable)
+        let statement = try connection.prepare(kept
+            ? "SELECT store, products FROM \(storesTable) WHERE products > 0"
+            : "SELECT store, count(*) FROM \(table) WHERE quantity > 0 GROUP BY store")
+        var counts: [(store: String, products: Int)] = []
+        while try statement.step() { counts.append((statement.text(at: 0) ?? "", Int(statement.int64(at: 1)))) }
+        return counts
+    }
 
     /// True when the catalog on `connection` keeps stock by store.
     static func exists(_ connection: Connection) throws -> Bool {
@@ -55,7 +101,7 @@ enum StockTable {
         try connection.begin(.deferred)
         do {
             if try connection.scalarInt("SELECT count(*) FROM live_stock.sqlite_master WHERE type = 'table' AND name = '\(table)'") == 1 {
-                try connection.execute(createStatements)
+                try connection.execute(createStatements + dropCountTriggers)
                 // Both tables are in productId order: the copy appends.
                 try connection.execute("""
                     INSERT INTO main.\(table) (productId, store, quantity)
@@ -63,6 +109,8 @@ enum StockTable {
                       WHERE EXISTS (SELECT 1 FROM main.\(CatalogSchema.table) p WHERE p.productId = s.productId)
                       ORDER BY s.productId, s.store
                     """)
+                try recount(connection)
+                try connection.execute(countTriggers)
             }
             try connection.commit()
         } catch {

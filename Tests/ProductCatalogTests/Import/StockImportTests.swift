@@ -269,4 +269,55 @@ import Testing
             #expect(!expected.isEmpty || filters.stores == ["Nowhere"], "a case that finds nothing proves little: \(filters)")
         }
     }
+
+    /// The products in stock at each store among those `filter` (SQL on `p`) keeps, as SQL's GROUP BY counts them.
+    static func storeCounts(_ path: String, where filter: String = "1") throws -> [String: Int] {
+        let connection = try Connection(path: path, mode: .readOnly)
+        let statement = try connection.prepare("""
+            SELECT s.store, count(*) FROM stock s JOIN products p ON p.productId = s.productId
+            WHERE s.quantity > 0 AND \(filter) GROUP BY s.store COLLATE NOCASE
+            """)
+        var counts: [String: Int] = [:]
+        while try statement.step() { counts[fold(statement.text(at: 0)!)] = Int(statement.int64(at: 1)) }
+        return counts
+    }
+
+    static func counts(_ stores: FacetCounts.StoreCounts?) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: (stores?.values ?? []).map { (fold($0.value), $0.count) })
+    }
+
+    @Test("store facets: the whole catalog's kept counts and a search's tally agree with SQL through upserts, deletes and a replacing import")
+    func storeFacets() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV(FilterAndFacetTests.csv(rows: 500, seed: 21))
+        let products = try fixture.allProducts(pageSize: 100).map(\.productId)
+        func csv(_ rows: [(productId: String, store: String, quantity: String, line: Int)]) -> String {
+            "productId,store,quantity\n" + rows.map { "\($0.productId),\($0.store),\($0.quantity)" }.joined(separator: "\n") + "\n"
+        }
+        let stores = ["North", "South", "East", "West", "Harbour", "Airport", "Mall", "Station", "Old Town", "Market", "Pier", "Campus"]
+        _ = try Self.run(fixture.databasePath, csv(Self.randomRows(products, stores: stores, count: 2_000, seed: 4)))
+        func check(_ moment: String) throws {
+            let search = try ProductSearch(databasePath: fixture.databasePath)
+            let whole = try search.facets(query: "", top: 20).stores
+            let all = try Self.storeCounts(fixture.databasePath)
+            #expect(Self.counts(whole) == all, "\(moment): whole catalog")
+            var navy = SearchFilters()
+            navy.colors = ["navy"]
+            let filtered = try search.facets(query: "", filters: navy, top: 20).stores
+            let navyCounts = try Self.storeCounts(fixture.databasePath, where: "p.color = 'navy' COLLATE NOCASE")
+            #expect(Self.counts(filtered) == navyCounts, "\(moment): navy")
+            let top3 = try search.facets(query: "", top: 3).stores
+            #expect(top3?.values.count == 3 && top3!.values.map(\.count).reduce(0, +) + top3!.other == all.values.reduce(0, +))
+        }
+        try check("after a replacing stock import")
+        _ = try Self.run(fixture.databasePath, csv(Self.randomRows(products, stores: stores + ["Depot"], count: 300, seed: 5)), mode: .upsert)
+        try check("after a stock upsert")
+        let editor = try CatalogEditor(databasePath: fixture.databasePath)
+        for productId in products.prefix(40) { try editor.delete(productId: productId) }
+        try check("after deletes")
+        try fixture.importCSV(FilterAndFacetTests.csv(rows: 400, seed: 21))
+        try check("after a replacing product import")
+        let kept = try Self.storeCounts(fixture.databasePath)
+        #expect(!kept.isEmpty)
+    }
 }
