@@ -1,17 +1,11 @@
 #!/usr/bin/env python3
 """Drives the `catalog serve` page in headless Chromium, as a person would.
 
-Over a generated catalog of 10,000 products it checks, in order:
-  1. typing a prefix shows the first 20 matches and their count; typing the start of a title
-     word finds the products with that word;
-  2. scrolling to the end loads the next 20 (40 in all), with the loading indicator;
-  3. clearing the box shows the whole catalog again;
-  4. uploading a CSV shows a live progress bar that reaches the end with the right counts,
-     a link to the rejected rows, and the refreshed list;
-  5. screenshots in light and dark mode, and at phone width without sideways scrolling;
-  6. adding a product with an invalid price shows the field error; fixing it adds the
-     product, which a search then finds;
-  7. the browser logged no console error (the one expected 422 of step 6 aside).
+Over a generated catalog of 10,000 products it checks what `BrowserTest.run` lists, in that order,
+each named as it prints: searching by prefix and by words as one types, paging, filters and sorts in
+every view (1280 and 390 px, light and dark), exports, outages (the server away, a connection that
+answers some requests only), adds, edits, renames, pictures, stars, stock by store, imports with
+their progress and rejects, bulk actions, offline edits, screenshots, contrast and the console.
 It prints one line per check and a closing `N passed, N failed`; the exit status is 1 when any failed.
 
 Usage: browser_test.py --catalog PATH/TO/catalog [--screenshots DIR]
@@ -110,6 +104,7 @@ class BrowserTest:
         products = os.path.join(work, "products.csv")
         self.run_catalog("generate", "--rows", str(CATALOG_ROWS), "--seed", "1", "--output", products)
         self.run_catalog("import", products, "--db", database)
+        self.database = database
         self.server = Server(catalog, database)
         self.driver = self.start_browser()
 
@@ -907,6 +902,44 @@ class BrowserTest:
         self.wait(lambda: self.element("count").text == "1 product matches “ZZ-BROWSER-2”", f"the count reads {self.element('count').text!r}")
         self.wait(lambda: self.focused_text() == "ZZ-BROWSER-2", f"focus is on {self.focused_text()!r}, not the renamed row")
 
+    def stock_by_store(self):
+        """A local inventory file imported beside the running server: a product's detail lists its stores and their
+        sum, and the "In stock at" chip of a store filters the list to the API's page for it."""
+        ids = [product["productId"] for product in self.server.get_json("/api/products", limit=30)["products"]]
+        lines = ["store_code,id,quantity,availability", f"Old Town,{ids[0]},2,in_stock"]
+        lines += [f"Harbour Street,{product_id},3,in_stock" for product_id in ids[:10]]
+        lines += [f"Old Town,{product_id},{index % 3},in_stock" for index, product_id in enumerate(ids[12:24])]
+        stock = os.path.join(self.work, "local-inventory.csv")
+        with open(stock, "w") as file:
+            file.write("\n".join(lines) + "\n")
+        self.run_catalog("import-stock", stock, "--db", self.database, "--quiet")
+        self.driver.get(self.server.url)
+        whole = lambda: self.element("count").text.endswith(" products in the catalog")
+        self.wait(whole, "the page did not list the catalog again")
+        self.open_detail(ids[0])
+        self.wait(lambda: self.element("detail-stock").is_displayed(), "the detail shows no stock by store")
+        rows = self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('#stock-rows tr'), r => Array.from(r.cells, c => c.textContent))")
+        assert rows == [["Harbour Street", "3"], ["Old Town", "2"]], f"the stock table reads {rows}"
+        assert self.element("stock-total").text == "5", f"the stores' sum reads {self.element('stock-total').text!r}"
+        self.element("detail").find_element(By.CSS_SELECTOR, "[data-close]").click()
+        self.type_in_search("")
+        self.wait(whole, "the list did not return to the catalog")
+        self.show_filters()
+        chip = '#facet-groups .chip[data-filter="store"][data-value="Harbour Street"]'
+        self.wait(lambda: self.driver.execute_script(f"const c = document.querySelector('{chip}'); return c ? c.textContent : ''").endswith(" 10"),
+                  "no \"In stock at\" chip for Harbour Street counting 10")
+        self.driver.execute_script(f"document.querySelector('{chip}').click()")
+        self.wait(lambda: self.element("count").text == "10 products with the chosen values", f"the store filter counts {self.element('count').text!r}")
+        page = self.server.get_json("/api/products", q="", store="Harbour Street", limit=20)
+        assert [product["productId"] for product in page["products"]] == ids[:10], "the API's page for the store is not the stocked products"
+        self.wait(lambda: self.row_ids() == ids[:10], f"the rows are not the store's products: {self.row_ids()[:3]}")
+        assert "store=Harbour+Street" in self.driver.current_url or "store=Harbour%20Street" in self.driver.current_url, \
+            f"the address does not keep the store: {self.driver.current_url}"
+        self.driver.execute_script(f"document.querySelector('{chip}').click()")
+        self.wait(whole, "pressing the chip again did not lift the filter")
+        self.show_filters(False)
+
     def variants_and_image(self):
         """The detail lists the product's family; a picture from disk is cropped square, stored and shown."""
         self.api_send("POST", "/api/products", {"productId": "ZZ-BROWSER-3", "title": "Browser test mug, large", "groupId": "ZZ-FAMILY", "size": "L"})
@@ -1257,6 +1290,7 @@ class BrowserTest:
         self.check("Escape asks before losing typed text; a field error; focus on the saved row", self.add_product)
         self.check("a rename lists the product under its new productId, focused", self.rename_product)
         self.check("variants in the detail; a picture cropped square, stored and shown", self.variants_and_image)
+        self.check("a product's stock table; the \"In stock at\" chip of a store filters the list", self.stock_by_store)
         self.check("a star from the keyboard puts the product first and marks it", self.favorites)
         self.check("a PNG and an empty file get the page's own words", self.import_errors)
         self.check("the import previews, warns before replacing edits, and keeps the star", self.upload_csv)

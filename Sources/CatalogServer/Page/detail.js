@@ -8,6 +8,7 @@ import { showMessage } from "./messages.js";
 import { FIELDS } from "./fields.js";
 import { starButton } from "./list.js";
 import { recordOpened } from "./address.js";
+import { numberFormat } from "./formats.js";
 
 /** Opens the detail of `productId` and puts it in the address; focus goes back to `opener` when it closes. */
 export async function openDetail(productId, opener) {
@@ -34,6 +35,7 @@ export async function openDetail(productId, opener) {
     fields.append(term, detail);
   }
   showVariants(product);
+  showStock(product);
   openDialog($("detail"), opener);
   recordOpened(product.productId);
 }
@@ -65,5 +67,33 @@ async function showVariants(product) {
     item.append(button, document.createTextNode(fields ? " " + fields : ""));
     $("variant-list").append(item);
   }
+  section.hidden = false;
+}
+
+/** The product's quantity at each store (catalog import-stock), and their sum; hidden when it has none. */
+async function showStock(product) {
+  const section = $("detail-stock");
+  section.hidden = true;
+  $("stock-rows").replaceChildren();
+  let body;
+  try {
+    body = await request(productPath(product.productId) + "/stock");
+  } catch {
+    return; // the detail is whole without it
+  }
+  if (state.current !== product || body.stock.length === 0) return;
+  let total = 0;
+  for (const entry of body.stock) {
+    const row = document.createElement("tr");
+    const store = document.createElement("td");
+    store.textContent = entry.store;
+    const quantity = document.createElement("td");
+    quantity.className = "number";
+    quantity.textContent = numberFormat.format(entry.quantity);
+    row.append(store, quantity);
+    $("stock-rows").append(row);
+    total += entry.quantity;
+  }
+  $("stock-total").textContent = numberFormat.format(total);
   section.hidden = false;
 }

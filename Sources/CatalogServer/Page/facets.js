@@ -1,4 +1,4 @@
-// Filter chips: the most common types, colors and sizes of the current matches, with counts; a chip
+// Filter chips: the most common types, colors, sizes and stores (in stock there) of the current matches, with counts; a chip
 // filters, and several chips of one field match any of them (Black or Navy). A field with chosen
 // values is counted without its own filter, so its other values stay to be added.
 
@@ -12,6 +12,8 @@ const GROUPS = [
   { key: "productType", filter: "type", label: "Type" },
   { key: "color", filter: "color", label: "Color" },
   { key: "size", filter: "size", label: "Size" },
+  // Only a catalog with stock by store (catalog import-stock) counts stores.
+  { key: "store", filter: "store", label: "In stock at" },
 ];
 let generation = 0;
 let controller = null;
@@ -56,7 +58,7 @@ function render(counts) {
   let any = false;
   for (const group of GROUPS) {
     const chosen = state.list.filters[group.filter];
-    const values = counts[group.key].values;
+    const values = counts[group.key] ? counts[group.key].values : [];
     // Chosen values stay as chips even when they are not among the most common.
     const shown = [...values];
     for (const value of chosen) {

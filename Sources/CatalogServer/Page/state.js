@@ -10,7 +10,7 @@ export const state = {
      * Chosen filters, by API parameter: any of a field's values matches, fields combine with AND;
      * the price bounds, brand and on-sale hold at most one value each.
      */
-    filters: { type: [], color: [], size: [], brand: [], minPrice: [], maxPrice: [], onSale: [] },
+    filters: { type: [], color: [], size: [], store: [], brand: [], minPrice: [], maxPrice: [], onSale: [] },
     cursor: null,
     hasMore: false,
     loading: false,
