@@ -92,68 +92,73 @@ public struct StockImporter: Sendable {
         }
         try connection.execute("""
             PRAGMA scratch.journal_mode = OFF; PRAGMA scratch.synchronous = OFF;
-            CREATE TABLE scratch.rows (productId TEXT NOT NULL COLLATE NOCASE, store TEXT NOT NULL COLLATE NOCASE, quantity INTEGER NOT NULL);
+            CREATE TABLE scratch.rows (productKey BLOB NOT NULL, storeKey BLOB NOT NULL, productId TEXT NOT NULL, store TEXT NOT NULL,
+              quantity INTEGER NOT NULL, line INTEGER NOT NULL, fields TEXT NOT NULL);
             """)
 
         let rejects = RejectsFile(path: resolvedRejectsPath, header: header)
         var unknownProducts = 0
-        do {
-            try connection.begin(.deferred)
-            let known = try connection.prepare("SELECT 1 FROM \(CatalogSchema.table) WHERE productId = ?1")
-            let stage = try connection.prepare("INSERT INTO scratch.rows (productId, store, quantity) VALUES (?1, ?2, ?3)")
-            var record = CSVRecord()
-            func reject(_ rejection: StockRowRejection, line: Int) throws {
-                try record.withFields { try rejects.write(line: line, reason: rejection.reason, fields: $0) }
-                reporter.counts.rowsRejected += 1
-                if case .unknownProduct = rejection { unknownProducts += 1 }
-                if reporter.counts.rowsRejected > maxErrors {
-                    throw ImportError.tooManyRejects(limit: maxErrors, line: line, rejectsPath: rejects.path)
-                }
+        /// Writes a record the reading rejects, and stops the import past ``maxErrors``.
+        func reject(_ rejection: StockRowRejection, line: Int, fields: CSVRecord.Fields) throws {
+            try rejects.write(line: line, reason: rejection.reason, fields: fields)
+            reporter.counts.rowsRejected += 1
+            if reporter.counts.rowsRejected > maxErrors {
+                throw ImportError.tooManyRejects(limit: maxErrors, line: line, rejectsPath: rejects.path)
             }
+        }
+        do {
+            // Reading: each record checked and staged with its line and fields, in the scratch file only.
+            try connection.begin(.deferred)
+            let stage = try connection.prepare("""
+                INSERT INTO scratch.rows (productKey, storeKey, productId, store, quantity, line, fields) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                """)
+            var record = CSVRecord()
             while try ImportReading.readNext(reader, into: &record) {
                 reporter.counts.rowsRead += 1
                 let line = record.position.line
                 if record.count < header.count, record.malformation == nil, record.count > 0 { record.padFields(to: header.count) }
                 if let malformation = record.malformation {
-                    try reject(.malformed("the row is not valid CSV: \(malformation)"), line: line)
+                    try record.withFields { try reject(.malformed("the row is not valid CSV: \(malformation)"), line: line, fields: $0) }
                 } else if record.count != header.count {
-                    try reject(.malformed("the row has \(record.count) fields; the header has \(header.count)"), line: line)
+                    try record.withFields { try reject(.malformed("the row has \(record.count) fields; the header has \(header.count)"), line: line, fields: $0) }
                 } else {
                     switch layout.row(record.strings) {
                     case .failure(let rejection):
-                        try reject(rejection, line: line)
+                        try record.withFields { try reject(rejection, line: line, fields: $0) }
                     case .success(let row):
-                        let exists = try known.using {
-                            try known.bind(1, row.productId)
-                            return try known.step()
-                        }
-                        if exists {
-                            try stage.using {
-                                try stage.bind(1, row.productId)
-                                try stage.bind(2, row.store)
-                                try stage.bind(3, row.quantity)
-                                _ = try stage.step()
-                            }
-                            reporter.counts.rowsInserted += 1
-                        } else {
-                            try reject(.unknownProduct(row.productId), line: line)
+                        try stage.using {
+                            try stage.bind(1, blob: row.productId.utf8.map(ProductIdOrder.fold))
+                            try stage.bind(2, blob: row.store.utf8.map(ProductIdOrder.fold))
+                            try stage.bind(3, row.productId)
+                            try stage.bind(4, row.store)
+                            try stage.bind(5, row.quantity)
+                            try stage.bind(6, Int64(line))
+                            try stage.bind(7, utf8: record.withFields(Self.packed))
+                            _ = try stage.step()
                         }
                     }
                 }
                 if reporter.counts.rowsRead & 1023 == 0 { try reporter.reportIfDue(.loading) }
             }
-            try rejects.finish()
-            // Reading held only a shared lock; writing takes the catalog's write lock now.
             try connection.commit()
             try reporter.stopIfCancelled()
+            reporter.rowsToWrite = reporter.counts.rowsRead - reporter.counts.rowsRejected
             reporter.report(.writing)
+            // Writing takes the catalog's write lock: searches read the old stock until the commit.
             try connection.begin(.immediate)
             do {
-                let staged = reporter.counts.rowsInserted
-                let written = try write(connection)
-                reporter.counts.duplicates = staged - written
-                reporter.counts.rowsInserted = written
-                try reporter.stopIfCancelled()
+                let rejectedBefore = reporter.counts.rowsRejected
+                var unknown = 0
+                let written = try write(connection, reporter: &reporter) { productId, line, fields in
+                    try rejects.write(line: line, reason: StockRowRejection.unknownProduct(productId).reason, fields: fields)
+                    unknown += 1
+                    if rejectedBefore + unknown > maxErrors {
+                        throw ImportError.tooManyRejects(limit: maxErrors, line: line, rejectsPath: rejects.path)
+                    }
+                }
+                reporter.counts.rowsRejected += unknown
+                unknownProducts = unknown
+                try rejects.finish()
                 reporter.report(.finishing)
                 let rows = Int(try connection.scalarInt("SELECT count(*) FROM \(StockTable.table)") ?? 0)
                 let stores = try StockTable.stores(connection)
@@ -162,7 +167,8 @@ public struct StockImporter: Sendable {
                 let counts = reporter.counts
                 let summary = StockImportSummary(
                     format: layout.format, rowsRead: counts.rowsRead, rowsWritten: written, rowsRejected: counts.rowsRejected,
-                    unknownProducts: unknownProducts, duplicates: counts.duplicates, stockRows: rows, stores: stores.count, bytesRead: source.bytesRead, elapsed: reporter.elapsed,
+                    unknownProducts: unknownProducts, duplicates: counts.duplicates, stockRows: rows, stores: stores.count,
+                    bytesRead: source.bytesRead, elapsed: reporter.elapsed,
                     databasePath: databasePath, rejectsPath: counts.rowsRejected > 0 ? rejects.path : nil)
                 reporter.finish(progress: summary.progress)
                 return summary
@@ -177,27 +183,103 @@ public struct StockImporter: Sendable {
         }
     }
 
-    /// Moves the staged rows into the catalog's stock in productId order, the last row of each
-    /// product and store winning; returns how many product–store pairs it wrote.
-    private func write(_ connection: Connection) throws -> Int {
+    /// Moves the staged rows into the catalog's stock in productId order: a product the catalog
+    /// does not hold goes to `rejectUnknown` (its productId, line and fields), and of the rows
+    /// naming one product and store the last wins. Sorted, the products are looked up once each,
+    /// in the catalog's own order (random lookups cost ten times as much: 6.6 s against 0.6 s for
+    /// two million rows). Returns how many product–store pairs it wrote.
+    private func write(
+        _ connection: Connection, reporter: inout ProgressReporter, rejectUnknown: (String, Int, CSVRecord.Fields) throws -> Void
+    ) throws -> Int {
         // Replacing drops the table, which frees its pages at once, and counts the stores after;
         // upserting keeps the triggers that count them row by row.
         if mode == .replace { try connection.execute("DROP TABLE IF EXISTS \(StockTable.table)") }
         try connection.execute(StockTable.createStatements)
         if mode == .replace { try connection.execute(StockTable.dropCountTriggers) }
-        try connection.execute("""
-            INSERT INTO \(StockTable.table) (productId, store, quantity)
-              SELECT productId, store, quantity FROM (
-                SELECT productId, store, quantity, row_number() OVER (PARTITION BY productId, store ORDER BY rowid DESC) AS newest
-                  FROM scratch.rows)
-              WHERE newest = 1 ORDER BY productId, store
-              ON CONFLICT (productId, store) DO UPDATE SET quantity = excluded.quantity
+        // The keys are folded (ASCII lowercase) bytes: sorting them compares bytes, in NOCASE's order, with none of its cost.
+        let sorted = try connection.prepare("""
+            SELECT productKey, storeKey, productId, store, quantity, rowid FROM scratch.rows ORDER BY productKey, storeKey, rowid
             """)
-        let written = connection.changes
+        // What the sort leaves out, for the rows of a product the catalog does not hold: sorting fewer bytes spills less.
+        let rejected = try connection.prepare("SELECT line, fields FROM scratch.rows WHERE rowid = ?1")
+        let known = try connection.prepare("SELECT 1 FROM \(CatalogSchema.table) WHERE productId = ?1")
+        // Sorted by key then by line, a later row for the same product and store overwrites the earlier.
+        let insert = try connection.prepare(mode == .replace
+            ? "INSERT OR REPLACE INTO \(StockTable.table) (productId, store, quantity) VALUES (?1, ?2, ?3)"
+            : "INSERT INTO \(StockTable.table) (productId, store, quantity) VALUES (?1, ?2, ?3) ON CONFLICT (productId, store) DO UPDATE SET quantity = excluded.quantity")
+        var written = 0
+        var productKey: [UInt8] = [], storeKey: [UInt8] = []
+        var productKnown = false
+        while try sorted.step() {
+            let sameProduct = sorted.withBytes(at: 0) { $0.elementsEqual(productKey) }
+            if !sameProduct {
+                productKey = sorted.withBytes(at: 0) { Array($0) }
+                storeKey = []
+                productKnown = try sorted.withBytes(at: 2) { id in
+                    try known.using {
+                        try known.bind(1, utf8: Array(id))
+                        return try known.step()
+                    }
+                }
+            }
+            guard productKnown else {
+                let productId = sorted.text(at: 2) ?? ""
+                try rejected.using {
+                    try rejected.bind(1, sorted.int64(at: 5))
+                    guard try rejected.step() else { return }
+                    let line = Int(rejected.int64(at: 0))
+                    try rejected.withBytes(at: 1) { packed in try Self.unpacked(packed) { try rejectUnknown(productId, line, $0) } }
+                }
+                continue
+            }
+            if sameProduct, sorted.withBytes(at: 1, { $0.elementsEqual(storeKey) }) {
+                reporter.counts.duplicates += 1
+            } else {
+                storeKey = sorted.withBytes(at: 1) { Array($0) }
+                written += 1
+            }
+            let quantity = sorted.int64(at: 4)
+            try sorted.withBytes(at: 2) { id in
+                try sorted.withBytes(at: 3) { store in
+                    try insert.execute { bindings in
+                        try bindings.bindText(1, unsafeBytes: id.bindMemory(to: UInt8.self))
+                        try bindings.bindText(2, unsafeBytes: store.bindMemory(to: UInt8.self))
+                        try bindings.bind(3, quantity)
+                    }
+                }
+            }
+            reporter.counts.rowsInserted = written
+            if written & 1023 == 0 { try reporter.reportIfDue(.writing) }
+        }
         if mode == .replace {
             try StockTable.recount(connection)
             try connection.execute(StockTable.countTriggers)
         }
         return written
+    }
+
+    /// A record's fields, each its byte count (4 bytes, little-endian) then its bytes, for the rejects file.
+    private static func packed(_ fields: CSVRecord.Fields) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(fields.allBytes.count + 4 * fields.count)
+        for index in 0..<fields.count {
+            let field = fields[index]
+            withUnsafeBytes(of: UInt32(field.count).littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: field)
+        }
+        return bytes
+    }
+
+    /// Calls `body` with the fields `packed(_:)` made.
+    private static func unpacked(_ packed: UnsafeRawBufferPointer, _ body: (CSVRecord.Fields) throws -> Void) throws {
+        var fields: [String] = []
+        var offset = 0
+        while offset + 4 <= packed.count {
+            let count = Int(UInt32(littleEndian: packed.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+            offset += 4
+            fields.append(String(decoding: packed[offset..<min(packed.count, offset + count)], as: UTF8.self))
+            offset += count
+        }
+        try CSVRecord(fields).withFields(body)
     }
 }

@@ -48,6 +48,14 @@ public final class Statement {
         }
     }
 
+    /// Binds `bytes` as a BLOB, compared byte by byte (SQLite keeps its own copy).
+    public func bind(_ index: Int32, blob bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { buffer in
+            let base = buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+            try check(sqlite3_bind_blob(handle, index, base, Int32(buffer.count), csqlite_transient()))
+        }
+    }
+
     /// Binds an integer.
     @inline(__always)
     public func bind(_ index: Int32, _ value: Int64?) throws {
