@@ -63,6 +63,12 @@ let package = Package(
             dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage)],
             path: "Benchmarks/SortsAndFacets"
         ),
+        // Not a package-benchmark suite either: the store filters on a catalog with stock by store.
+        .executableTarget(
+            name: "StoreFilters",
+            dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage)],
+            path: "Benchmarks/StoreFilters"
+        ),
         .executableTarget(
             name: "Search",
             dependencies: benchmarkDependencies,

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import ProductCatalog
 import Testing
 
 /// `catalog import-stock` and the store filters of `catalog search`, as a person runs them.
@@ -37,5 +38,59 @@ import Testing
         let refused = try catalog.run(["import-stock", "bad.csv"])
         #expect(refused.status != 0 && refused.standardError.contains("the header has no column for store"), "\(refused.standardError)")
         #expect(refused.standardError.contains("The stock was not changed"), "\(refused.standardError)")
+    }
+}
+
+/// `kill -9` a stock import at different moments: the catalog passes SQLite's integrity check,
+/// holds exactly the old stock or the new, answers a search by store, and the next stock import
+/// works without anyone cleaning up.
+@Suite struct InterruptedStockImportTests {
+    static let moments = [
+        InterruptedImportTests.Moment(phase: "loading", count: 1), InterruptedImportTests.Moment(phase: "writing", count: 1),
+        InterruptedImportTests.Moment(phase: "writing", count: 2), InterruptedImportTests.Moment(phase: "finishing", count: 1),
+    ]
+
+    /// The stock rows and their quantities' sum, of a catalog that passes `PRAGMA integrity_check`
+    /// (opened for writing first, as the next command does, which rolls back a hot journal).
+    static func checkedStock(_ path: String) throws -> [Int64] {
+        _ = try Connection(path: path, mode: .readWrite).scalarInt("SELECT count(*) FROM sqlite_master")
+        let database = try Connection(path: path, mode: .readOnly)
+        #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
+        return [try database.scalarInt("SELECT count(*) FROM stock") ?? -1, try database.scalarInt("SELECT total(quantity) FROM stock") ?? -1]
+    }
+
+    @Test(arguments: moments)
+    func aKilledStockImportLeavesTheOldStockOrTheNew(moment: InterruptedImportTests.Moment) throws {
+        let catalog = try CommandRunner()
+        let directory = catalog.directory
+        let products = (0..<3_000).map { "P-\($0)" }
+        func write(_ name: String, stores: Int, quantity: (Int, Int) -> Int) throws {
+            var text = "productId,store,quantity\n"
+            for store in 0..<stores { for (index, product) in products.enumerated() { text += "\(product),S\(store),\(quantity(store, index))\n" } }
+            try Data(text.utf8).write(to: URL(fileURLWithPath: directory + "/" + name))
+        }
+        try Data(("productId,title\n" + products.map { "\($0),Mug \($0)\n" }.joined()).utf8).write(to: URL(fileURLWithPath: directory + "/products.csv"))
+        try write("old.csv", stores: 2) { _, _ in 1 }
+        try write("new.csv", stores: 100) { store, index in (store + index) % 4 }
+        #expect(try catalog.run(["import", "products.csv"]).status == 0)
+        #expect(try catalog.run(["import-stock", "old.csv"]).status == 0)
+        let old = try Self.checkedStock(directory + "/catalog.sqlite")
+        #expect(old == [6_000, 6_000])
+
+        let (process, killed) = try InterruptedImportTests.runAndKill(["import-stock", "new.csv", "--json"], in: directory, at: moment)
+        if killed { #expect(process.terminationReason == .uncaughtSignal) }
+        let search = try catalog.run(["search", "", "--store", "S1", "--json"])
+        #expect(search.status == 0, "\(search.standardError)")
+        let after = try Self.checkedStock(directory + "/catalog.sqlite")
+        var sum: Int64 = 0
+        for store in 0..<100 { for index in 0..<3_000 { sum += Int64((store + index) % 4) } }
+        let new: [Int64] = [300_000, sum]
+        #expect(after == old || after == new, "\(after)")
+
+        let again = try catalog.run(["import-stock", "new.csv"])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(try Self.checkedStock(directory + "/catalog.sqlite") == new)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".importing") || $0.hasSuffix("-journal") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
     }
 }

@@ -95,14 +95,20 @@ struct SQLiteReader {
     /// `page` with the count of all matches of `key`.
     private mutating func counted(_ page: SearchPage, _ key: CountKey, _ search: ProductSearch) throws -> (page: SearchPage, count: Int, complete: Bool) {
         let (text, byPrefix, filters) = (key.text, key.byPrefix, key.filters)
-        let capped = !byPrefix && ProductSearch.hasWords(text)
+        // Words, and stock at several stores or anywhere, are counted up to the cap: counting every
+        // product in stock at two stores of a million reads them all (0.9 s; anywhere, 2.2 s).
+        let capped = (!byPrefix && ProductSearch.hasWords(text)) || StockTable.countsEachProduct(filters)
+        let limit = capped ? ProductSearch.queryCountCap + 1 : nil
         let count: MatchCount
         if let known = counts[key] {
             count = known
         } else {
-            count = byPrefix
-                ? MatchCount(count: try search.count(prefix: text, filters: filters), isComplete: true)
-                : try search.countMatches(query: text, filters: filters, typos: key.typos, upTo: capped ? ProductSearch.queryCountCap + 1 : nil)
+            if byPrefix {
+                let found = try search.count(prefix: text, filters: filters, upTo: limit)
+                count = MatchCount(count: found, isComplete: limit.map { found < $0 } ?? true)
+            } else {
+                count = try search.countMatches(query: text, filters: filters, typos: key.typos, upTo: limit)
+            }
             if counts.count >= 256 { counts.removeAll() }
             counts[key] = count
         }

@@ -98,6 +98,11 @@ public final class ProductSearch {
         if prefix.isEmpty, filters.isEmpty, let total = try FacetIndex.productCount(connection) {
             return limit.map { min($0, total) } ?? total
         }
+        // Products in stock at some stores, and nothing else asked: counted from the stock, not by
+        // checking each product (a million products: 4 s), kept exact for one store.
+        if prefix.isEmpty, let total = try StockTable.productsInStock(at: filters, connection) {
+            return limit.map { min($0, total) } ?? total
+        }
         let statement = try prepared(Self.counting(try prefixMatchClauses(prefix, filters), limited: limit != nil))
         return try statement.using {
             try bindPrefixMatch(prefix, filters, to: statement)

@@ -135,6 +135,44 @@ enum StockTable {
         return stores
     }
 
+    /// True when counting the products `filters` keeps may check the stock of each product: in
+    /// stock anywhere, at several stores, or at a store along with other filters; the engine then
+    /// counts up to its cap. (One store alone, and several holding few products, are counted by
+    /// ``productsInStock(at:_:)``.)
+    static func countsEachProduct(_ filters: SearchFilters) -> Bool {
+        var others = filters
+        others.stores = []
+        return filters.inStock || filters.stores.count > 1 || (!filters.stores.isEmpty && !others.isEmpty)
+    }
+
+    /// How many products are in stock at one of the stores `filters` names, when it asks for
+    /// nothing else and the stock says it cheaply; nil otherwise. One store's count is kept
+    /// (``storesTable``); several stores holding up to ``distinctCountLimit`` products in stock
+    /// between them are counted from the partial index. Past that, checking each product until the
+    /// cap is faster (a million products at two stores holding 0.7 million: 0.7 s to count them,
+    /// 15 ms to find 10,001).
+    static func productsInStock(at filters: SearchFilters, _ connection: Connection) throws -> Int? {
+        var others = filters
+        others.stores = []
+        guard !filters.stores.isEmpty, others.isEmpty, try exists(connection), try connection.hasTable(storesTable) else { return nil }
+        let stores = Array(Set(filters.stores.map { ProductRules.trimmed($0) }.filter { !$0.isEmpty }.map { $0.utf8.map(ProductIdOrder.fold) }))
+        guard !stores.isEmpty else { return nil }
+        let list = stores.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
+        func scalar(_ sql: String) throws -> Int {
+            let statement = try connection.prepare(sql)
+            for (index, store) in stores.enumerated() { try statement.bind(Int32(index + 1), utf8: store) }
+            _ = try statement.step()
+            return Int(statement.int64(at: 0))
+        }
+        let kept = try scalar("SELECT ifnull(sum(products), 0) FROM \(storesTable) WHERE store IN (\(list))")
+        if stores.count == 1 { return kept }
+        guard kept <= distinctCountLimit else { return nil }
+        return try scalar("SELECT count(*) FROM (SELECT DISTINCT productId FROM \(table) WHERE store IN (\(list)) AND quantity > 0)")
+    }
+
+    /// The most products in stock at several stores, counted with repeats, that ``productsInStock(at:_:)`` counts.
+    static let distinctCountLimit = 100_000
+
     /// The stores of the product with `productId` and their quantities, by store.
     static func stock(of productId: String, _ connection: Connection) throws -> [StoreQuantity] {
         guard try exists(connection) else { return [] }

@@ -266,6 +266,7 @@ import Testing
                 cursor = page.nextCursor
             } while cursor != nil
             #expect(found == expected, "\(filters)")
+            #expect(try search.count(query: "", filters: filters) == expected.count, "the count of \(filters)")
             #expect(!expected.isEmpty || filters.stores == ["Nowhere"], "a case that finds nothing proves little: \(filters)")
         }
     }
@@ -319,5 +320,27 @@ import Testing
         try check("after a replacing product import")
         let kept = try Self.storeCounts(fixture.databasePath)
         #expect(!kept.isEmpty)
+    }
+
+    @Test("the engine counts one store exactly from its kept count, and several stores or in stock anywhere up to the cap")
+    func storeCounts() async throws {
+        let fixture = try CatalogFixture()
+        let rows = ProductSearch.queryCountCap + 50
+        try fixture.importCSV("productId,title\n" + (0..<rows).map { "P-\($0),Mug\n" }.joined())
+        _ = try Self.run(fixture.databasePath, "productId,store,quantity\n" + (0..<rows).map { "P-\($0),North,1\nP-\($0),South,\($0 % 2)\n" }.joined())
+        let catalog = SQLiteCatalog(databasePath: fixture.databasePath)
+        func counted(_ stores: [String], inStock: Bool = false) async throws -> String {
+            var filters = SearchFilters()
+            filters.stores = stores
+            filters.inStock = inStock
+            let (page, count, complete) = try await catalog.page("", byPrefix: false, filters: filters, typos: true, sort: .relevance, after: nil, limit: 20)
+            return "\(page.products.count) \(count) \(complete)"
+        }
+        #expect(try await counted(["north"]) == "20 \(rows) true")
+        #expect(try await counted(["SOUTH"]) == "20 \(rows / 2) true")
+        #expect(try await counted(["North", "South"]) == "20 \(ProductSearch.queryCountCap) false")
+        #expect(try await counted([], inStock: true) == "20 \(ProductSearch.queryCountCap) false")
+        #expect(try await counted(["Nowhere", "Elsewhere"]) == "0 0 true")
+        await catalog.close()
     }
 }
