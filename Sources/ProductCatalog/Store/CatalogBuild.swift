@@ -51,11 +51,14 @@ final class CatalogBuild {
         let connection = try database { try Connection(path: buildPath, mode: .create) }
         self.connection = connection
         try database {
+            // For the build alone (`main.`): unqualified, these would also apply to the live file
+            // the build attaches to carry its stock (``StockTable/carry(from:into:)``), and turning
+            // a live file in WAL mode to no journal needs a lock its other readers hold.
             try connection.execute("""
                 \(copyingLive ? "" : "PRAGMA page_size = 16384;")
-                PRAGMA journal_mode = OFF;
-                PRAGMA synchronous = OFF;
-                PRAGMA locking_mode = EXCLUSIVE;
+                PRAGMA main.journal_mode = OFF;
+                PRAGMA main.synchronous = OFF;
+                PRAGMA main.locking_mode = EXCLUSIVE;
                 PRAGMA cache_size = -\(copyingLive ? CatalogUpdate.cacheKiB : 2048);
                 """)
             if let maxPages { _ = try connection.scalarInt("PRAGMA max_page_count = \(maxPages)") }
@@ -186,13 +189,20 @@ final class CatalogBuild {
     // MARK: - The live file
 
     /// Opens the live catalog read-write, first folding back a `-wal` that would be read into the new file.
+    ///
+    /// A file in WAL mode gets a `-wal` as soon as a connection reads it, even when none is there
+    /// now (another program set the mode and closed): it is turned back to a rollback journal, or,
+    /// when another program holds it open, refused.
     private func openLive() throws -> Connection {
         let connection = try database { try Connection(path: livePath, mode: .readWrite) }
         connection.setBusyTimeout(milliseconds: 30_000)
-        if try destination({ try FileSystem.size(ofFileAt: livePath + "-wal") }) != nil {
+        let inWALMode = try? connection.scalarText("PRAGMA journal_mode") == "wal"
+        let walFile = try destination { try FileSystem.size(ofFileAt: livePath + "-wal") }
+        if inWALMode ?? true || walFile != nil {
             connection.setBusyTimeout(milliseconds: 2_000)
             _ = try? connection.scalarText("PRAGMA journal_mode = DELETE")
-            guard try destination({ try FileSystem.size(ofFileAt: livePath + "-wal") }) == nil else {
+            guard try connection.scalarText("PRAGMA journal_mode") != "wal",
+                  try destination({ try FileSystem.size(ofFileAt: livePath + "-wal") }) == nil else {
                 throw CatalogError.inUse(path: livePath)
             }
             connection.setBusyTimeout(milliseconds: 30_000)

@@ -343,4 +343,22 @@ import Testing
         #expect(try await counted(["Nowhere", "Elsewhere"]) == "0 0 true")
         await catalog.close()
     }
+
+    @Test("a replacing import of a catalog another program left in WAL mode carries its stock and leaves no -wal or -shm beside the new file")
+    func replacingACatalogLeftInWALMode() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV("productId,title\nA1,Mug\nA2,Bowl\n")
+        _ = try Self.run(fixture.databasePath, "productId,store,quantity\nA1,S1,3\nA2,S1,4\n")
+        do {
+            let other = try Connection(path: fixture.databasePath, mode: .readWrite)
+            #expect(try other.scalarText("PRAGMA journal_mode = WAL") == "wal")
+        }
+        #expect(!FileManager.default.fileExists(atPath: fixture.databasePath + "-wal"))
+        try fixture.importCSV("productId,title\nA1,Mug\nA3,Cup\n")
+        #expect(try Self.stock(fixture.databasePath) == ["a1\u{0}s1": 3])
+        for suffix in ["-wal", "-shm", "-journal"] {
+            #expect(!FileManager.default.fileExists(atPath: fixture.databasePath + suffix), "\(suffix) left beside the new catalog")
+        }
+        #expect(try Connection(path: fixture.databasePath, mode: .readOnly).scalarText("PRAGMA journal_mode") == "delete")
+    }
 }
