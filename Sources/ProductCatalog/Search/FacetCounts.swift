@@ -100,21 +100,23 @@ struct FacetTally {
         counts[key, default: (value, 0)].count += count
     }
 
-    /// The `top` most common values and what is left, as store counts.
-    func stores(top: Int) -> FacetCounts.StoreCounts {
-        let facet = facet(.productId, top: top)
-        return FacetCounts.StoreCounts(values: facet.values, other: facet.other)
+    /// The `top` most common values (by count, then spelling) and the count of the others.
+    private func top(_ top: Int) -> (values: [FacetCounts.ValueCount], other: Int) {
+        let sorted = counts.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.spelling < $1.spelling }
+        return (sorted.prefix(top).map { FacetCounts.ValueCount(value: $0.spelling, count: $0.count) },
+                sorted.dropFirst(top).reduce(0) { $0 + $1.count })
     }
 
     /// The `top` most common values and what is left.
     func facet(_ field: ProductField, top: Int) -> FacetCounts.Facet {
-        let sorted = counts.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.spelling < $1.spelling }
-        let shown = sorted.prefix(top)
-        return FacetCounts.Facet(
-            field: field,
-            values: shown.map { FacetCounts.ValueCount(value: $0.spelling, count: $0.count) },
-            other: sorted.dropFirst(top).reduce(0) { $0 + $1.count },
-            withoutValue: withoutValue)
+        let (values, other) = self.top(top)
+        return FacetCounts.Facet(field: field, values: values, other: other, withoutValue: withoutValue)
+    }
+
+    /// The `top` most common values and what is left, as store counts.
+    func stores(top: Int) -> FacetCounts.StoreCounts {
+        let (values, other) = self.top(top)
+        return FacetCounts.StoreCounts(values: values, other: other)
     }
 }
 
