@@ -14,10 +14,11 @@ struct ProgressReporter {
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private var nextReport: ContinuousClock.Instant
-    private var estimate = ProgressEstimate()
+    private var estimate: ProgressEstimate
 
-    init(source: any ByteSource, interval: Duration,
+    init(source: any ByteSource, interval: Duration, estimate: ProgressEstimate = ProgressEstimate(),
          progress: @escaping (ImportProgress) -> Void, isCancelled: @escaping () -> Bool) {
+        self.estimate = estimate
         self.source = source
         self.interval = interval
         self.progress = progress

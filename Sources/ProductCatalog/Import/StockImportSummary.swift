@@ -27,7 +27,7 @@ public struct StockImportSummary: Sendable, Equatable {
         var progress = ImportProgress(
             phase: .finished, rowsRead: rowsRead, rowsInserted: rowsWritten, rowsRejected: rowsRejected,
             duplicates: duplicates, bytesRead: bytesRead, totalBytes: bytesRead, elapsed: elapsed)
-        var estimate = ProgressEstimate()
+        var estimate = ProgressEstimate.stock
         estimate.update(&progress, rowsToWrite: rowsWritten)
         return progress
     }

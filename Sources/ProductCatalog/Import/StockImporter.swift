@@ -46,7 +46,8 @@ public struct StockImporter: Sendable {
         try withoutActuallyEscaping(progress) { progress in
             try withoutActuallyEscaping(isCancelled) { isCancelled in
                 let source = reading.encoding == .utf8 ? source : TranscodingByteSource(source, encoding: reading.encoding)
-                var reporter = ProgressReporter(source: source, interval: progressInterval, progress: progress, isCancelled: isCancelled)
+                var reporter = ProgressReporter(source: source, interval: progressInterval, estimate: .stock,
+                                                progress: progress, isCancelled: isCancelled)
                 do {
                     return try run(source, reporter: &reporter)
                 } catch let error as CatalogError {
@@ -249,7 +250,11 @@ public struct StockImporter: Sendable {
                 }
             }
             reporter.counts.rowsInserted = written
-            if written & 1023 == 0 { try reporter.reportIfDue(.writing) }
+            if written & 1023 == 0 {
+                // Written rows are final at once: the writing rate is measured from them.
+                reporter.noteCommit()
+                try reporter.reportIfDue(.writing)
+            }
         }
         if mode == .replace {
             try StockTable.recount(connection)

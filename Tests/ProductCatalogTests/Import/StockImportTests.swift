@@ -361,4 +361,35 @@ import Testing
         }
         #expect(try Connection(path: fixture.databasePath, mode: .readOnly).scalarText("PRAGMA journal_mode") == "delete")
     }
+
+    @Test("a stock import reports its phases in order, a fraction that never goes back, and its counts at the end")
+    func progress() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV("productId,title\n" + (0..<2_000).map { "P-\($0),Mug\n" }.joined())
+        var importer = StockImporter(databasePath: fixture.databasePath)
+        importer.progressInterval = .zero
+        var reports: [ImportProgress] = []
+        let csv = "productId,store,quantity\n" + (0..<3).flatMap { store in (0..<2_000).map { "P-\($0),S\(store),1\n" } }.joined() + "Q-1,S1,1\n"
+        let summary = try importer.run(source: MemoryByteSource(csv)) { reports.append($0) }
+        let phases = reports.map(\.phase)
+        #expect(phases.first == .loading && phases.last == .finished && phases.contains(.writing) && phases.contains(.finishing))
+        #expect(phases == phases.sorted { $0.order < $1.order }, "phases out of order: \(phases)")
+        let fractions = reports.compactMap(\.fractionCompleted)
+        #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 <= $1 }, "the fraction went back: \(fractions)")
+        #expect(fractions.last == 1)
+        #expect(reports.last?.rowsRead == 6_001 && reports.last?.rowsInserted == 6_000 && reports.last?.rowsRejected == 1)
+        #expect(summary.rowsWritten == 6_000 && summary.unknownProducts == 1)
+    }
+}
+
+extension ImportProgress.Phase {
+    /// The phases in the order an import goes through them.
+    fileprivate var order: Int {
+        switch self {
+        case .loading: 0
+        case .writing: 1
+        case .finishing: 2
+        case .finished: 3
+        }
+    }
 }
