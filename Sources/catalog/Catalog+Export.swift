@@ -16,12 +16,15 @@ extension Catalog {
                 fields by name, then the extra columns), prices as exact decimals, so \
                 catalog import reads it back into the same products. --format json writes \
                 {"products":[…]} as catalog search --json does. The products are read and \
-                written 500 at a time, in constant memory.
+                written 500 at a time, in constant memory. --stock writes the found products' \
+                stock by store instead (productId,store,quantity), which catalog import-stock \
+                reads back.
 
                 Examples:
                   catalog export "" --output catalog.csv
                   catalog export linen --color navy --format json > linen.json
                   catalog export --prefix AB --output ab.csv
+                  catalog export "" --stock --output stock.csv
                 """)
 
         @Argument(help: "The start of a productId, or words of a title, brand or type; \"\" for every product.")
@@ -44,6 +47,9 @@ extension Catalog {
         @Option(help: "The file to write (replaced if it exists); standard output without it.")
         var output: String?
 
+        @Flag(help: "Write the stock by store of the products found instead, as productId,store,quantity rows that catalog import-stock reads back.")
+        var stock = false
+
         @OptionGroup var database: DatabaseOptions
 
         /// Products read and written at a time.
@@ -51,6 +57,7 @@ extension Catalog {
 
         func validate() throws {
             if prefix != nil, !query.isEmpty { throw ValidationError("Give either a query or --prefix, not both.") }
+            if stock, format != .csv { throw ValidationError("--stock writes CSV, as catalog import-stock reads it; leave out --format json.") }
         }
 
         func run() async throws {
@@ -58,18 +65,24 @@ extension Catalog {
             let destination = try openOutput()
             defer { if output != nil { try? destination.close() } }
             var export = ProductExport(format: format)
+            var stockExport = StockExport()
             try await database.withCatalog { catalog in
                 var cursor: KeysetCursor?
                 repeat {
                     let page = try await catalog.products(text, byPrefix: prefix != nil, filters: filter.filters, typos: !exact, sort: sort,
                                                       after: cursor, limit: Self.batchSize)
-                    try write(export.encode(page.products), to: destination)
+                    if stock {
+                        try write(stockExport.encode(page.products, stock: try await catalog.stock(of: page.products.map(\.productId))), to: destination)
+                    } else {
+                        try write(export.encode(page.products), to: destination)
+                    }
                     cursor = page.nextCursor
                 } while cursor != nil
             }
-            try write(export.finish(), to: destination)
+            try write(stock ? stockExport.finish() : export.finish(), to: destination)
             if let output {
-                Terminal.standardError.write("Exported \(export.count.formatted()) products to \(output).\n")
+                let what = stock ? "\(stockExport.count.formatted()) product–store quantities" : "\(export.count.formatted()) products"
+                Terminal.standardError.write("Exported \(what) to \(output).\n")
             }
         }
 

@@ -34,6 +34,17 @@ import Testing
         let both = try catalog.run(["search", "", "--store", "berlin", "--store", "PARIS"])
         #expect(both.standardOutput.contains("A-1") && both.standardOutput.contains("A-2") && !both.standardOutput.contains("A-3"), "\(both.standardOutput)")
 
+        // The stock exports as the file import-stock reads, and imports back into the same stock.
+        let exported = try catalog.run(["export", "", "--stock", "--output", "stock.csv"])
+        #expect(exported.status == 0 && exported.standardError.contains("Exported 3 product–store quantities"), "\(exported.standardError)")
+        let csv = try String(contentsOfFile: directory + "/stock.csv", encoding: .utf8)
+        #expect(csv.split(whereSeparator: \.isNewline) == ["productId,store,quantity", "A-1,BERLIN,4", "A-1,PARIS,0", "A-2,PARIS,2"], "\(csv)")
+        let before = try catalog.run(["search", "", "--json"]).standardOutput
+        #expect(try catalog.run(["import-stock", "stock.csv"]).status == 0)
+        #expect(try catalog.run(["search", "", "--json"]).standardOutput == before)
+        let parisOnly = try catalog.run(["export", "", "--stock", "--store", "paris"])
+        #expect(parisOnly.standardOutput.split(whereSeparator: \.isNewline) == ["productId,store,quantity", "A-2,PARIS,2"], "\(parisOnly.standardOutput)")
+
         try Data("productId,quantity\nA-1,3\n".utf8).write(to: URL(fileURLWithPath: directory + "/bad.csv"))
         let refused = try catalog.run(["import-stock", "bad.csv"])
         #expect(refused.status != 0 && refused.standardError.contains("the header has no column for store"), "\(refused.standardError)")

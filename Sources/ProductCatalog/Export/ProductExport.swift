@@ -72,3 +72,39 @@ public struct ProductExport: Sendable {
         }
     }
 }
+
+/// Encodes the stock by store of an export's products, a batch at a time, as the CSV that
+/// `catalog import-stock` reads back: `productId,store,quantity`, a row per product and store.
+public struct StockExport: Sendable {
+    /// The rows encoded so far.
+    public private(set) var count = 0
+
+    public init() {}
+
+    /// The rows of `products`' stock (`stock` as ``CatalogEngine/stock(of:)`` answers it), in
+    /// the products' order, after the header when they are the first.
+    public mutating func encode(_ products: [Product], stock: [String: [StoreQuantity]]) -> [UInt8] {
+        var encoder = CSVEncoder()
+        if count == 0 { Self.append(["productId", "store", "quantity"], to: &encoder) }
+        for product in products {
+            for entry in stock[product.productId] ?? [] {
+                Self.append([product.productId, entry.store, String(entry.quantity)], to: &encoder)
+                count += 1
+            }
+        }
+        return encoder.bytes
+    }
+
+    /// The bytes that end the export: the header alone when no product had stock.
+    public func finish() -> [UInt8] {
+        guard count == 0 else { return [] }
+        var encoder = CSVEncoder()
+        Self.append(["productId", "store", "quantity"], to: &encoder)
+        return encoder.bytes
+    }
+
+    private static func append(_ fields: [String], to encoder: inout CSVEncoder) {
+        for var field in fields { field.withUTF8 { encoder.appendField($0) } }
+        encoder.endRecord()
+    }
+}
