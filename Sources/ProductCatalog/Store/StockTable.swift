@@ -173,13 +173,21 @@ enum StockTable {
     /// The most products in stock at several stores, counted with repeats, that ``productsInStock(at:_:)`` counts.
     static let distinctCountLimit = 100_000
 
-    /// The stores of the product with `productId` and their quantities, by store.
-    static func stock(of productId: String, _ connection: Connection) throws -> [StoreQuantity] {
-        guard try exists(connection) else { return [] }
+    /// The stores of each of `productIds` and their quantities, by store, keyed by the productId
+    /// as given; products without stock are left out. One statement serves them all.
+    static func stock(of productIds: [String], _ connection: Connection) throws -> [String: [StoreQuantity]] {
+        var stock: [String: [StoreQuantity]] = [:]
+        guard !productIds.isEmpty, try exists(connection) else { return stock }
         let statement = try connection.prepare("SELECT store, quantity FROM \(table) WHERE productId = ?1 ORDER BY store")
-        try statement.bind(1, productId)
-        var stock: [StoreQuantity] = []
-        while try statement.step() { stock.append(StoreQuantity(store: statement.text(at: 0) ?? "", quantity: statement.int64(at: 1))) }
+        for productId in productIds {
+            let stores = try statement.using {
+                try statement.bind(1, productId)
+                var stores: [StoreQuantity] = []
+                while try statement.step() { stores.append(StoreQuantity(store: statement.text(at: 0) ?? "", quantity: statement.int64(at: 1))) }
+                return stores
+            }
+            if !stores.isEmpty { stock[productId] = stores }
+        }
         return stock
     }
 }
