@@ -285,6 +285,15 @@ class BrowserTest:
                     raise
         self.wait(lambda: self.element("detail").is_displayed(), "the detail did not open")
 
+    def close_detail(self):
+        """Closes the detail and waits until the address no longer names the product: closing goes
+        back in history, and a navigation started before that lands can be cancelled by it (a CI run
+        stopped the server, asked for another address, and stayed on the list)."""
+        self.element("detail").find_element(By.CSS_SELECTOR, "[data-close]").click()
+        self.wait(lambda: not self.element("detail").is_displayed(), "the detail did not close")
+        self.wait(lambda: "product=" not in self.driver.execute_script("return location.search"),
+                  "the address still names the product after the detail closed")
+
     def choose_import_file(self, path):
         if not self.element("import-panel").is_displayed():
             self.driver.execute_script("window.scrollTo(0, 0)")
@@ -1137,16 +1146,17 @@ class BrowserTest:
         added = f"ZZ-PENDING-{self.offline_adds}"
         self.open_detail(seen)
         self.wait(lambda: self.driver.execute_script("return !!navigator.serviceWorker.controller"), "no service worker controls the page")
-        self.element("detail").find_element(By.CSS_SELECTOR, "[data-close]").click()
+        self.close_detail()
         # Opened once more now that the service worker answers, so that it keeps the product.
         self.open_detail(seen)
-        self.element("detail").find_element(By.CSS_SELECTOR, "[data-close]").click()
+        self.close_detail()
         url = self.server.url
         self.collect_console()
         before = len(self.console)
         self.server.stop()
         try:
             self.driver.get(url.rstrip("/") + "/?product=" + urllib.parse.quote(seen))
+            assert "product=" in self.driver.current_url, f"the page did not go to the product's address: {self.driver.current_url}"
             try:
                 self.wait(lambda: self.element("connection").is_displayed(), "the page did not load offline, or showed no banner")
             except AssertionError as error:
