@@ -87,6 +87,8 @@ extension APIError {
                       fields: [ProductField.productId.rawValue: "This productId is taken; choose another one or edit that product."])
         case .notFound(let productId):
             self.init(.notFound, "No product has productId \"\(Self.short(productId))\"; it may have been deleted or replaced by an import.")
+        case .collection(let error):
+            self.init(error)
         case .catalogReplaced:
             self = .busy("The catalog was being replaced by an import; try again.")
         case .importRunning:
@@ -109,6 +111,23 @@ extension APIError {
         }
     }
 
+    /// The answer for a collection that could not be made, found or changed.
+    init(_ error: CollectionError) {
+        switch error {
+        case .invalidName(let error):
+            self.init(.unprocessableContent, "The collection's name needs fixing.", fields: ["name": error.description.prefix(1).uppercased() + error.description.dropFirst() + "."])
+        case .exists(let name):
+            self.init(.conflict, "A collection named \"\(Self.short(name))\" exists already.", fields: ["name": "Choose another name."])
+        case .notFound(let name):
+            self.init(.notFound, "No collection is named \"\(Self.short(name))\"; it may have been deleted.")
+        case .smart(let name):
+            self.init(.conflict, "\"\(Self.short(name))\" is a smart collection: it lists what its search finds, so products cannot be put in it or taken out.")
+        case .searchGiven(let name):
+            self.init(.badRequest, "\"\(Self.short(name))\" is a smart collection, which brings its own search, filters and sort; ask for collection= alone.",
+                      fields: ["collection": "Leave out q, prefix, the filters and sort, or choose a manual collection."])
+        }
+    }
+
     /// The answer for what only an engine reports: no catalog yet, its server away, a sort it does not offer.
     init(_ error: EngineError) {
         switch error {
@@ -122,6 +141,8 @@ extension APIError {
             self = .busy("The catalog file is being replaced again and again; try again in a moment.")
         case .unreadable:
             self.init(.internalServerError, "The server's --db is not a catalog it can read; see the server's output.")
+        case .notKept(_, let what):
+            self.init(.notImplemented, "This catalog is on PostgreSQL, which keeps no \(what) yet; a catalog file (.sqlite) does.")
         }
     }
 

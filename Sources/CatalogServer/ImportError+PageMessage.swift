@@ -17,6 +17,8 @@ extension ImportError {
             return Self.pageMessage(error)
         case .stockHeader(_, let error):
             return "The file is not a stock file: \(error). The stock was not changed."
+        case .collectionsHeader:
+            return "The file is not a collection file: it needs the columns collection and productId. No collection was changed."
         case .noDataRows:
             return "The file has a header line but no products. Importing it would empty the catalog, so the catalog was not changed."
         case .nothingImported(let rowsRead, let invalidUTF8, _):

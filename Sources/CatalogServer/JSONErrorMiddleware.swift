@@ -25,10 +25,12 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return error
         case let error as EditError:
             return APIError(error)
+        case let error as CollectionError:
+            return APIError(error)
         case let error as EngineError:
             switch error {
             case .unreachable, .serverFailed, .unreadable: logger.error("\(request.method) \(request.uri.path) failed: \(error)")
-            case .noCatalog, .keptChanging: break
+            case .noCatalog, .keptChanging, .notKept: break
             }
             return APIError(error)
         case let error as CatalogError:

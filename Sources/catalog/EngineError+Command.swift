@@ -14,6 +14,8 @@ extension EngineError {
             "\(catalog) was replaced again and again while it was being opened; try again when the imports into it have finished."
         case .unreadable(_, let reason):
             reason
+        case .notKept(let catalog, let what):
+            "\(catalog) keeps no \(what): only a catalog file does, for now. Use --db with a .sqlite file."
         }
     }
 }

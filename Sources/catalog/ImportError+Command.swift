@@ -18,6 +18,8 @@ extension ImportError {
             "\(source): \(error.commandMessage)"
         case .stockHeader(let source, let error):
             "\(source): \(error). Rename the columns, or see `catalog import-stock --help` for the formats it reads. The stock was not changed."
+        case .collectionsHeader(let source, let header):
+            "\(source): a collection file needs the columns collection and productId (one row per product in a collection); its header has \(header.joined(separator: ", ")). No collection was changed."
         case .tooManyRejects(let limit, let line, let rejectsPath):
             "stopped at line \(line): more than \(limit) rows were rejected (see \(rejectsPath); raise --max-errors to go on). The catalog was not changed."
         case .duplicate(let productId, let firstLine, let line):

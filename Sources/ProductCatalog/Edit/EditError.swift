@@ -6,6 +6,8 @@ public enum EditError: Error, Sendable, CustomStringConvertible {
     case duplicate(productId: String)
     /// No product has this productId.
     case notFound(productId: String)
+    /// A collection could not be made, found or changed so.
+    case collection(CollectionError)
     /// An import replaced the catalog file after this editor opened it; open a new editor.
     case catalogReplaced(path: String)
     /// An import into the catalog is running; an edit now could be lost at its swap.
@@ -26,6 +28,8 @@ public enum EditError: Error, Sendable, CustomStringConvertible {
             return "a product with productId \"\(productId)\" already exists; choose another productId or edit that product"
         case .notFound(let productId):
             return "no product has productId \"\(productId)\"; it may have been deleted or replaced by an import"
+        case .collection(let error):
+            return error.description
         case .catalogReplaced(let path):
             return "\(path) was replaced by an import while it was being edited; try again"
         case .importRunning(let path):

@@ -40,6 +40,12 @@ public protocol CatalogEngine: Sendable {
     func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]]
     /// The stores with at least one product in stock, by name.
     func stores() async throws -> [String]
+    /// Every collection, by name: manual ones with their counts (see ``ProductCollection``).
+    func collections() async throws -> [ProductCollection]
+    /// The collection named `name` (ASCII case ignored), if any.
+    func collection(named name: String) async throws -> ProductCollection?
+    /// Up to `limit` productIds of the manual collection `name`, in productId order, after `productId`.
+    func members(of name: String, after productId: String?, limit: Int) async throws -> [String]
     /// How many products the catalog holds (0 without a catalog).
     func productCount() async throws -> Int
     /// Whether searches look up words; false only for a catalog file made before the word index,
@@ -48,6 +54,12 @@ public protocol CatalogEngine: Sendable {
 
     /// Stars or unstars the product with `productId`.
     func setFavorite(_ productId: String, _ starred: Bool) async throws
+    /// Makes a collection: smart with `search`, else manual and empty.
+    func createCollection(_ name: String, search: SavedSearch?) async throws -> ProductCollection
+    /// Deletes a collection; its products stay.
+    func deleteCollection(_ name: String) async throws
+    /// Puts `productIds` in a manual collection, or with `removing` takes them out.
+    func changeCollection(_ name: String, adding productIds: [String], removing: Bool) async throws -> CollectionChange
     /// Adds `product`, creating an empty catalog first when there is none yet.
     func add(_ product: Product) async throws -> Product
     /// Replaces the product with `productId` by `product`.
@@ -76,6 +88,20 @@ extension CatalogEngine {
     /// Throws when the catalog cannot be reached or is not a catalog; a catalog not made yet is fine.
     public func checkOpenable() async throws {
         try await checkOpenable(requiringCatalog: false)
+    }
+
+    /// `search` with a smart collection's own search in place of its name; unchanged without a
+    /// collection or with a manual one. Throws ``CollectionError/notFound(name:)`` for a
+    /// collection the catalog lacks, and ``CollectionError/searchGiven(name:)`` for a smart one
+    /// asked for with anything else.
+    public func resolvingCollection(_ search: SavedSearch) async throws -> SavedSearch {
+        guard let name = search.filters.collection else { return search }
+        guard let collection = try await collection(named: name) else { throw CollectionError.notFound(name: ProductRules.trimmed(name)) }
+        guard let saved = collection.search else { return search }
+        var others = search
+        others.filters.collection = nil
+        guard others.isEmpty else { throw CollectionError.searchGiven(name: collection.name) }
+        return saved
     }
 
     /// A page in the search's own order, typos allowed.

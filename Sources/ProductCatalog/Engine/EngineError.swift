@@ -11,6 +11,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case keptChanging(catalog: String)
     /// `catalog` exists but cannot be read as a catalog: `reason` says why.
     case unreadable(catalog: String, reason: String)
+    /// `catalog` keeps no `what` (collections): only catalog files do, for now.
+    case notKept(catalog: String, what: String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .serverFailed(let catalog, let doing, let message): "\(catalog): the server could not \(doing) (\(message)); nothing was changed"
         case .keptChanging(let catalog): "\(catalog) was replaced again and again while being opened"
         case .unreadable(let catalog, let reason): "\(catalog): \(reason)"
+        case .notKept(let catalog, let what): "\(catalog) keeps no \(what): only catalog files do, for now"
         }
     }
 }

@@ -105,6 +105,18 @@ public final class SQLiteCatalog: CatalogEngine {
         try await read { side in try side.recovering { try $0.currentSearch()?.stores() ?? [] } }
     }
 
+    public func collections() async throws -> [ProductCollection] {
+        try await read { side in try side.recovering { try $0.currentSearch()?.collections() ?? [] } }
+    }
+
+    public func collection(named name: String) async throws -> ProductCollection? {
+        try await read { side in try side.recovering { try $0.currentSearch()?.collection(named: name) } }
+    }
+
+    public func members(of name: String, after productId: String?, limit: Int) async throws -> [String] {
+        try await read { side in try side.recovering { try $0.currentSearch()?.members(of: name, after: productId, limit: limit) ?? [] } }
+    }
+
     public func productCount() async throws -> Int {
         try await page("", byPrefix: false, after: nil, limit: 1).count
     }
@@ -114,6 +126,27 @@ public final class SQLiteCatalog: CatalogEngine {
         let path = databasePath
         try await writing.run { editor in
             try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.setFavorite(productId, starred) }
+        }
+    }
+
+    public func createCollection(_ name: String, search: SavedSearch?) async throws -> ProductCollection {
+        let path = databasePath
+        return try await writing.run { editor in
+            try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.createCollection(name, search: search) }
+        }
+    }
+
+    public func deleteCollection(_ name: String) async throws {
+        let path = databasePath
+        try await writing.run { editor in
+            try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.deleteCollection(name) }
+        }
+    }
+
+    public func changeCollection(_ name: String, adding productIds: [String], removing: Bool) async throws -> CollectionChange {
+        let path = databasePath
+        return try await writing.run { editor in
+            try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.changeCollection(name, adding: productIds, removing: removing) }
         }
     }
 

@@ -78,6 +78,8 @@ public struct ProductExport: Sendable {
 public struct StockExport: Sendable {
     /// The rows encoded so far.
     public private(set) var count = 0
+    /// True once the header is written (a first batch may have no rows).
+    private var started = false
 
     public init() {}
 
@@ -85,26 +87,59 @@ public struct StockExport: Sendable {
     /// the products' order, after the header when they are the first.
     public mutating func encode(_ products: [Product], stock: [String: [StoreQuantity]]) -> [UInt8] {
         var encoder = CSVEncoder()
-        if count == 0 { Self.append(["productId", "store", "quantity"], to: &encoder) }
+        if !started { appendRecord(["productId", "store", "quantity"], to: &encoder) }
+        started = true
         for product in products {
             for entry in stock[product.productId] ?? [] {
-                Self.append([product.productId, entry.store, String(entry.quantity)], to: &encoder)
+                appendRecord([product.productId, entry.store, String(entry.quantity)], to: &encoder)
                 count += 1
             }
         }
         return encoder.bytes
     }
 
-    /// The bytes that end the export: the header alone when no product had stock.
+    /// The bytes that end the export: the header alone when nothing was encoded.
     public func finish() -> [UInt8] {
-        guard count == 0 else { return [] }
+        guard !started else { return [] }
         var encoder = CSVEncoder()
-        Self.append(["productId", "store", "quantity"], to: &encoder)
+        appendRecord(["productId", "store", "quantity"], to: &encoder)
+        return encoder.bytes
+    }
+}
+
+/// Encodes manual collections' members, a batch at a time, as the CSV that
+/// `catalog collections import` reads back: `collection,productId`, a row per member.
+public struct MembersExport: Sendable {
+    /// The rows encoded so far.
+    public private(set) var count = 0
+    /// True once the header is written (a collection may have no members).
+    private var started = false
+
+    public init() {}
+
+    /// The rows of `productIds` in `collection`, after the header when they are the first.
+    public mutating func encode(_ collection: String, _ productIds: [String]) -> [UInt8] {
+        var encoder = CSVEncoder()
+        if !started { appendRecord(["collection", "productId"], to: &encoder) }
+        started = true
+        for productId in productIds {
+            appendRecord([collection, productId], to: &encoder)
+            count += 1
+        }
         return encoder.bytes
     }
 
-    private static func append(_ fields: [String], to encoder: inout CSVEncoder) {
-        for var field in fields { field.withUTF8 { encoder.appendField($0) } }
-        encoder.endRecord()
+    /// The bytes that end the export: the header alone when nothing was encoded.
+    public func finish() -> [UInt8] {
+        guard !started else { return [] }
+        var encoder = CSVEncoder()
+        appendRecord(["collection", "productId"], to: &encoder)
+        return encoder.bytes
     }
+}
+
+/// Appends one record of `fields` to `encoder`.
+private func appendRecord(_ fields: [String], to encoder: inout CSVEncoder) {
+    for var field in fields { field.withUTF8 { encoder.appendField($0) } }
+    encoder.endRecord()
 }

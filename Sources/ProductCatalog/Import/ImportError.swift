@@ -16,6 +16,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case header(source: String, HeaderMappingError)
     /// A stock file's header lacks a column a stock import needs.
     case stockHeader(source: String, StockLayoutError)
+    /// A collection file's header lacks a `collection` or a `productId` column.
+    case collectionsHeader(source: String, header: [String])
     /// More rows were rejected than `maxErrors` allows.
     case tooManyRejects(limit: Int, line: Int, rejectsPath: String)
     /// With ``DuplicatePolicy/fail``, a productId came again.
@@ -50,6 +52,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
             return "\(source): \(error)"
         case .stockHeader(let source, let error):
             return "\(source): \(error)"
+        case .collectionsHeader(let source, let header):
+            return "\(source): a collection file needs the columns collection and productId; its header has \(header.joined(separator: ", "))"
         case .tooManyRejects(let limit, let line, let rejectsPath):
             return "stopped at line \(line): more than \(limit) rows were rejected (see \(rejectsPath)). The catalog was not changed."
         case .duplicate(let productId, let firstLine, let line):

@@ -20,7 +20,8 @@ struct FilterClause {
     /// The conditions of `filters` on the row `alias` of a table with columns `columnNames`.
     /// `keepsStock` says whether the catalog has a stock table (``StockTable``): without one, no
     /// product is in stock at a store, and a product's total quantity is its own.
-    init(_ filters: SearchFilters, alias: String, columnNames: [String], keepsStock: Bool, firstParameter: Int32) {
+    /// `keepsCollections` whether it has collections (``CollectionTable``): without, no product is in one.
+    init(_ filters: SearchFilters, alias: String, columnNames: [String], keepsStock: Bool, keepsCollections: Bool, firstParameter: Int32) {
         self.firstParameter = firstParameter
         var conditions: [String] = []
         var values: [Value] = []
@@ -62,6 +63,8 @@ struct FilterClause {
                     EXISTS (SELECT 1 FROM \(StockTable.table) s WHERE s.productId = \(alias).productId \
                     AND s.store IN (\(stores.map { parameter(.text($0)) }.joined(separator: ", "))) AND s.quantity > 0)
                     """)
+            case .inCollection(let name):
+                conditions.append(keepsCollections ? CollectionTable.membership(alias: alias, parameter: parameter(.text(name))) : "0")
             }
         }
 

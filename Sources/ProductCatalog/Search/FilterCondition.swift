@@ -15,4 +15,6 @@ public enum FilterCondition: Sendable, Hashable {
     case inStock
     /// The product has a quantity above 0 at one of these stores (ASCII case ignored).
     case inStockAt(stores: [String])
+    /// The product is in the manual collection with this name (ASCII case ignored).
+    case inCollection(String)
 }

@@ -103,6 +103,10 @@ public final class ProductSearch {
         if prefix.isEmpty, let total = try StockTable.productsInStock(at: filters, connection) {
             return limit.map { min($0, total) } ?? total
         }
+        // A manual collection alone: its count is kept with it.
+        if prefix.isEmpty, let total = try CollectionTable.members(only: filters, connection) {
+            return limit.map { min($0, total) } ?? total
+        }
         let statement = try prepared(Self.counting(try prefixMatchClauses(prefix, filters), limited: limit != nil))
         return try statement.using {
             try bindPrefixMatch(prefix, filters, to: statement)
@@ -132,7 +136,8 @@ public final class ProductSearch {
     func filterClause(_ filters: SearchFilters) throws -> FilterClause {
         let asksStock = filters.inStock || !filters.stores.isEmpty
         return FilterClause(filters, alias: "p", columnNames: try productColumnNames,
-                            keepsStock: try asksStock && StockTable.exists(connection), firstParameter: 10)
+                            keepsStock: try asksStock && StockTable.exists(connection),
+                            keepsCollections: try filters.collection != nil && CollectionTable.exists(connection), firstParameter: 10)
     }
 
     /// The names of the `products` table's columns, read once.

@@ -1,5 +1,5 @@
 /// Conditions a search's products must also meet: values of type, color, size and brand, a price
-/// range, being on sale, and being in stock (anywhere, or at given stores).
+/// range, being on sale, being in stock (anywhere, or at given stores), and being in a collection.
 ///
 /// ```swift
 /// var filters = SearchFilters()
@@ -40,13 +40,15 @@ public struct SearchFilters: Sendable, Hashable {
     public var stores: [String] = []
     /// Only products in stock: their total quantity, their own or else the sum of their stores, is above 0.
     public var inStock = false
+    /// Only products in this manual collection (``ProductCollection``; ASCII case ignored).
+    public var collection: String?
 
     public init() {}
 
     /// True when no condition is set.
     public var isEmpty: Bool {
         productTypes.isEmpty && colors.isEmpty && sizes.isEmpty && brands.isEmpty
-            && minPrice == nil && maxPrice == nil && !onSale && stores.isEmpty && !inStock
+            && minPrice == nil && maxPrice == nil && !onSale && stores.isEmpty && !inStock && collection == nil
     }
 }
 
@@ -66,6 +68,7 @@ extension SearchFilters {
         if inStock { conditions.append(.inStock) }
         let stores = stores.map(ProductRules.trimmed).filter { !$0.isEmpty }
         if !stores.isEmpty { conditions.append(.inStockAt(stores: stores)) }
+        if let collection { conditions.append(.inCollection(ProductRules.trimmed(collection))) }
         return conditions
     }
 }

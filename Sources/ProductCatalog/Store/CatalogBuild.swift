@@ -52,7 +52,7 @@ final class CatalogBuild {
         self.connection = connection
         try database {
             // For the build alone (`main.`): unqualified, these would also apply to the live file
-            // the build attaches to carry its stock (``StockTable/carry(from:into:)``), and turning
+            // the build attaches to carry its stock and collections (``StockTable/carry(intoMainFrom:_:)``), and turning
             // a live file in WAL mode to no journal needs a lock its other readers hold.
             try connection.execute("""
                 \(copyingLive ? "" : "PRAGMA page_size = 16384;")
@@ -140,7 +140,7 @@ final class CatalogBuild {
             try WordIndex.settlePending(connection)
             if !copyingLive { try carryFavorites(into: connection) }
             try connection.commit()
-            if try !copyingLive && liveIsCatalog() { try StockTable.carry(from: livePath, into: connection) }
+            if try !copyingLive && liveIsCatalog() { try carrySideTables(into: connection) }
             inserter = nil
             let count = try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.table)") ?? 0
             try connection.execute("PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = DELETE;")
@@ -248,6 +248,21 @@ final class CatalogBuild {
                 try insert.bind(2, star.at)
                 try insert.step()
             }
+        }
+    }
+
+    /// Copies the live catalog's stock by store and collections, for the products the new file
+    /// keeps, in a transaction of its own (SQLite attaches only outside one).
+    private func carrySideTables(into connection: Connection) throws {
+        let attach = try connection.prepare("ATTACH DATABASE ?1 AS live")
+        try attach.using {
+            try attach.bind(1, livePath)
+            _ = try attach.step()
+        }
+        defer { try? connection.execute("DETACH DATABASE live") }
+        try connection.transaction(.deferred) {
+            try StockTable.carry(intoMainFrom: "live", connection)
+            try CollectionTable.carry(intoMainFrom: "live", connection)
         }
     }
 

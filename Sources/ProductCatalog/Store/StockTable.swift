@@ -11,7 +11,7 @@
 /// first stock import (``StockImporter``). Triggers keep it with its products: a product deleted
 /// takes its stock with it, a product renamed keeps it. An upsert of products works on the same
 /// file or a copy of it, which keeps the stock; a replacing import carries the stock of the
-/// products it keeps into the new file (``carry(from:into:)``).
+/// products it keeps into the new file (``carry(intoMainFrom:_:)``).
 ///
 /// A product's total quantity is its feed's `quantity` when the feed sets one, else the sum of its
 /// stores (``totalQuantity(alias:)``): "in stock" filters look at that total.
@@ -88,35 +88,20 @@ enum StockTable {
         "ifnull(\(quantity), (SELECT sum(s.quantity) FROM \(table) s WHERE s.productId = \(alias).productId))"
     }
 
-    /// Copies the stock of the products `connection`'s catalog holds from the catalog at
-    /// `livePath`, for a replacing import, in a transaction of its own (`connection` must be
-    /// outside one: SQLite attaches only there). A live catalog without stock leaves nothing to do.
-    static func carry(from livePath: String, into connection: Connection) throws {
-        let attach = try connection.prepare("ATTACH DATABASE ?1 AS live_stock")
-        try attach.using {
-            try attach.bind(1, livePath)
-            _ = try attach.step()
-        }
-        defer { try? connection.execute("DETACH DATABASE live_stock") }
-        try connection.begin(.deferred)
-        do {
-            if try connection.scalarInt("SELECT count(*) FROM live_stock.sqlite_master WHERE type = 'table' AND name = '\(table)'") == 1 {
-                try connection.execute(createStatements + dropCountTriggers)
-                // Both tables are in productId order: the copy appends.
-                try connection.execute("""
-                    INSERT INTO main.\(table) (productId, store, quantity)
-                      SELECT s.productId, s.store, s.quantity FROM live_stock.\(table) s
-                      WHERE EXISTS (SELECT 1 FROM main.\(CatalogSchema.table) p WHERE p.productId = s.productId)
-                      ORDER BY s.productId, s.store
-                    """)
-                try recount(connection)
-                try connection.execute(countTriggers)
-            }
-            try connection.commit()
-        } catch {
-            try? connection.rollback()
-            throw error
-        }
+    /// Copies the stock of the products `main` holds from the catalog attached as `live`, for a
+    /// replacing import; nothing when the live catalog keeps no stock.
+    static func carry(intoMainFrom live: String, _ connection: Connection) throws {
+        guard try connection.scalarInt("SELECT count(*) FROM \(live).sqlite_master WHERE type = 'table' AND name = '\(table)'") == 1 else { return }
+        try connection.execute(createStatements + dropCountTriggers)
+        // Both tables are in productId order: the copy appends.
+        try connection.execute("""
+            INSERT INTO main.\(table) (productId, store, quantity)
+              SELECT s.productId, s.store, s.quantity FROM \(live).\(table) s
+              WHERE EXISTS (SELECT 1 FROM main.\(CatalogSchema.table) p WHERE p.productId = s.productId)
+              ORDER BY s.productId, s.store
+            """)
+        try recount(connection)
+        try connection.execute(countTriggers)
     }
 
     /// The stores with at least one product in stock, by name (ASCII case ignored): one seek of

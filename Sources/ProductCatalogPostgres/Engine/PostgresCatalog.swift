@@ -82,6 +82,31 @@ public actor PostgresCatalog: CatalogEngine {
         []
     }
 
+    /// PostgreSQL catalogs keep no collections yet.
+    public func collections() async throws -> [ProductCollection] {
+        []
+    }
+
+    public func collection(named name: String) async throws -> ProductCollection? {
+        nil
+    }
+
+    public func members(of name: String, after productId: String?, limit: Int) async throws -> [String] {
+        []
+    }
+
+    public func createCollection(_ name: String, search: SavedSearch?) async throws -> ProductCollection {
+        throw EngineError.notKept(catalog: self.name, what: "collections")
+    }
+
+    public func deleteCollection(_ name: String) async throws {
+        throw EngineError.notKept(catalog: self.name, what: "collections")
+    }
+
+    public func changeCollection(_ name: String, adding productIds: [String], removing: Bool) async throws -> CollectionChange {
+        throw EngineError.notKept(catalog: self.name, what: "collections")
+    }
+
     public func productCount() async throws -> Int {
         try await reading(0) { try await $0.productCount() }
     }

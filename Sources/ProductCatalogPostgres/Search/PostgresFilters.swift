@@ -32,7 +32,8 @@ enum PostgresFilters {
             case .inStock:
                 // PostgreSQL catalogs keep no stock by store: a product's total is its own quantity.
                 conditions.append("\(PostgresSchema.quote(ProductField.quantity.columnName)) > 0")
-            case .inStockAt:
+            case .inStockAt, .inCollection:
+                // Nor collections: no product is at a store or in a collection.
                 conditions.append("false")
             }
         }

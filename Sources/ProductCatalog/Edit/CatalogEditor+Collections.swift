@@ -1,0 +1,84 @@
+extension CatalogEditor {
+    /// Makes a collection named `name`: smart when `search` is given (evaluated when browsed),
+    /// else manual and empty. Returns it as stored.
+    @discardableResult
+    public func createCollection(_ name: String, search: SavedSearch? = nil) throws -> ProductCollection {
+        let name = try Self.checked(name)
+        return try write {
+            try connection.execute(CollectionTable.createStatements)
+            if let existing = try CollectionTable.named(name, connection) { throw EditError.collection(.exists(name: existing.name)) }
+            let statement = try connection.prepare("INSERT INTO \(CollectionTable.table) (name, search) VALUES (?1, ?2)")
+            try statement.bind(1, name)
+            if let search { try statement.bind(2, search.parameters) } else { try statement.bindNull(2) }
+            try statement.step()
+            return ProductCollection(name: name, search: search, products: search == nil ? 0 : nil)
+        }
+    }
+
+    /// Deletes the collection named `name` (its products stay in the catalog).
+    public func deleteCollection(_ name: String) throws {
+        try write {
+            let collection = try existing(name)
+            let statement = try connection.prepare("DELETE FROM \(CollectionTable.table) WHERE name = ?1")
+            try statement.bind(1, collection.name)
+            try statement.step()
+        }
+    }
+
+    /// Puts `productIds` in the manual collection `name`, or with `removing` takes them out.
+    /// Products already there (or not there) are left; productIds the catalog does not hold are
+    /// returned, and nothing else is refused.
+    @discardableResult
+    public func changeCollection(_ name: String, adding productIds: [String], removing: Bool = false) throws -> CollectionChange {
+        try write {
+            let collection = try existing(name)
+            guard collection.isManual else { throw EditError.collection(.smart(name: collection.name)) }
+            let statement = try connection.prepare(removing
+                ? "DELETE FROM \(CollectionTable.membersTable) WHERE collection = ?1 AND productId = ?2"
+                : """
+                  INSERT OR IGNORE INTO \(CollectionTable.membersTable) (collection, productId)
+                    SELECT ?1, productId FROM \(CatalogSchema.table) WHERE productId = ?2
+                  """)
+            let exists = try connection.prepare("SELECT 1 FROM \(CatalogSchema.table) WHERE productId = ?1")
+            var change = CollectionChange()
+            for productId in productIds {
+                try statement.using {
+                    try statement.bind(1, collection.name)
+                    try statement.bind(2, productId)
+                    try statement.step()
+                }
+                if connection.changes > 0 {
+                    change.changed += 1
+                } else if try !exists.using({ try exists.bind(1, productId); return try exists.step() }) {
+                    change.unknown.append(productId)
+                }
+            }
+            return change
+        }
+    }
+
+    /// The collection named `name`, or ``CollectionError/notFound(name:)``.
+    private func existing(_ name: String) throws -> ProductCollection {
+        guard let collection = try CollectionTable.named(try Self.checked(name), connection) else {
+            throw EditError.collection(.notFound(name: ProductRules.trimmed(name)))
+        }
+        return collection
+    }
+
+    private static func checked(_ name: String) throws -> String {
+        switch ProductCollection.checkedName(name) {
+        case .success(let name): return name
+        case .failure(let error): throw EditError.collection(.invalidName(error))
+        }
+    }
+}
+
+/// What ``CatalogEditor/changeCollection(_:adding:removing:)`` did.
+public struct CollectionChange: Sendable, Hashable {
+    /// Products put in (or taken out).
+    public var changed = 0
+    /// The productIds the catalog does not hold, as given.
+    public var unknown: [String] = []
+
+    public init() {}
+}

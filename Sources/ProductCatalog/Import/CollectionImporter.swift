@@ -1,0 +1,188 @@
+/// Puts the products a `collection,productId` file names into manual collections, in one transaction.
+///
+/// ```swift
+/// let summary = try CollectionImporter(databasePath: "catalog.sqlite")
+///     .run(source: try FileByteSource(path: "collections.csv"))
+/// ```
+///
+/// Each record names a collection and a product. A collection the catalog lacks is made (manual);
+/// a record naming a product the catalog does not hold, a smart collection, no collection or a
+/// name that cannot be one is rejected with its line and reason into the rejects file. Upserting
+/// adds to the collections; replacing first empties each collection the file names (others keep
+/// theirs). Records stream into the live catalog inside one transaction under SQLite's rollback
+/// journal: searches read the old collections until the commit, and a failed or killed import
+/// leaves them as they were.
+public struct CollectionImporter: Sendable {
+    public var databasePath: String
+    public var mode: ImportMode = .upsert
+    /// Where rejected rows go; by default the catalog's path with `.collection-rejects.csv`.
+    public var rejectsPath: String?
+
+    public init(databasePath: String, mode: ImportMode = .upsert) {
+        self.databasePath = databasePath
+        self.mode = mode
+    }
+
+    /// Where rejected rows go.
+    public var resolvedRejectsPath: String { rejectsPath ?? databasePath + ".collection-rejects.csv" }
+
+    /// The header names read as the collection's and the product's column, ASCII case and `_`, `-` and spaces ignored.
+    static let collectionNames: Set<String> = ["collection", "collectionname", "collectiontitle"]
+    static let productNames: Set<String> = ["productid", "id", "sku", "offerid"]
+
+    /// Reads `source` and changes the collections it names.
+    public func run(source: any ByteSource) throws -> CollectionImportSummary {
+        let editor = try CatalogEditor(databasePath: databasePath)
+        let reader = CSVReader(source: source, options: CSVReader.Options(
+            delimiter: nil, chunkSize: FeedReading().chunkSize, maxFieldBytes: FeedReading().maxFieldBytes))
+        let header = try ImportReading.readHeader(reader, source: source, options: FeedReading()).strings.map(HeaderName.clean)
+        let folded = header.map { String($0.lowercased().filter { !" _-".contains($0) }) }
+        guard let collectionColumn = folded.firstIndex(where: Self.collectionNames.contains),
+              let productColumn = folded.firstIndex(where: Self.productNames.contains) else {
+            throw ImportError.collectionsHeader(source: source.name, header: header)
+        }
+        let rejects = RejectsFile(path: resolvedRejectsPath, header: header)
+        var summary = CollectionImportSummary(databasePath: databasePath)
+        do {
+            try editor.write {
+                try editor.connection.execute(CollectionTable.createStatements)
+                let connection = editor.connection
+                let add = try connection.prepare("""
+                    INSERT OR IGNORE INTO \(CollectionTable.membersTable) (collection, productId)
+                      SELECT ?1, productId FROM \(CatalogSchema.table) WHERE productId = ?2
+                    """)
+                let known = try connection.prepare("SELECT 1 FROM \(CatalogSchema.table) WHERE productId = ?1")
+                /// The collections met so far, by folded name: manual ones' stored names, and smart ones.
+                var manual: [String: String] = [:]
+                var smart: Set<String> = []
+                var record = CSVRecord()
+                while try ImportReading.readNext(reader, into: &record) {
+                    summary.rowsRead += 1
+                    let line = record.position.line
+                    let fields = record.strings
+                    func reject(_ reason: String) throws {
+                        try record.withFields { try rejects.write(line: line, reason: reason, fields: $0) }
+                        summary.rowsRejected += 1
+                    }
+                    if let malformation = record.malformation {
+                        try reject("the row is not valid CSV: \(malformation)")
+                        continue
+                    }
+                    guard fields.count > max(collectionColumn, productColumn) else {
+                        try reject("the row has \(fields.count) fields; the header has \(header.count)")
+                        continue
+                    }
+                    let productId = ProductRules.trimmed(fields[productColumn])
+                    let name: String
+                    switch ProductCollection.checkedName(fields[collectionColumn]) {
+                    case .success(let checked): name = checked
+                    case .failure(let error):
+                        try reject(error.description)
+                        continue
+                    }
+                    let key = String(decoding: name.utf8.map(ProductIdOrder.fold), as: UTF8.self)
+                    if manual[key] == nil, !smart.contains(key) {
+                        if let stored = try collection(named: name, in: connection, summary: &summary) {
+                            manual[key] = stored
+                        } else {
+                            smart.insert(key)
+                        }
+                    }
+                    guard let stored = manual[key] else {
+                        try reject("\"\(name)\" is a smart collection: it lists what its search finds")
+                        continue
+                    }
+                    guard !productId.isEmpty else {
+                        try reject("no productId")
+                        continue
+                    }
+                    try add.using {
+                        try add.bind(1, stored)
+                        try add.bind(2, productId)
+                        try add.step()
+                    }
+                    if connection.changes > 0 {
+                        summary.added += 1
+                    } else if try known.using({ try known.bind(1, productId); return try known.step() }) {
+                        summary.alreadyThere += 1
+                    } else {
+                        summary.unknownProducts += 1
+                        try reject("no product has productId \"\(productId)\" in the catalog")
+                    }
+                }
+                summary.collections = manual.count + smart.count
+            }
+            try rejects.finish()
+        } catch {
+            rejects.discard()
+            throw error
+        }
+        summary.rejectsPath = summary.rowsRejected > 0 ? rejects.path : nil
+        return summary
+    }
+
+    /// The stored name of the manual collection `name`, made when missing and emptied when
+    /// replacing; nil for a smart one.
+    private func collection(named name: String, in connection: Connection, summary: inout CollectionImportSummary) throws -> String? {
+        if let existing = try CollectionTable.named(name, connection) {
+            guard existing.isManual else { return nil }
+            if mode == .replace {
+                let empty = try connection.prepare("DELETE FROM \(CollectionTable.membersTable) WHERE collection = ?1")
+                try empty.bind(1, existing.name)
+                try empty.step()
+                summary.removed += connection.changes
+            }
+            return existing.name
+        }
+        let create = try connection.prepare("INSERT INTO \(CollectionTable.table) (name) VALUES (?1)")
+        try create.bind(1, name)
+        try create.step()
+        summary.collectionsCreated += 1
+        return name
+    }
+}
+
+/// What a finished collection import did: every record read is added, already there, or rejected.
+public struct CollectionImportSummary: Sendable, Equatable {
+    public var rowsRead = 0
+    /// Products put in a collection.
+    public var added = 0
+    /// Records naming a product already in the collection.
+    public var alreadyThere = 0
+    /// Products taken out because a replacing import emptied their collection first.
+    public var removed = 0
+    /// Records rejected, each in the rejects file with its line and reason.
+    public var rowsRejected = 0
+    /// Of the rejected records, those naming a product the catalog does not hold.
+    public var unknownProducts = 0
+    /// Collections the file named.
+    public var collections = 0
+    /// Of those, collections made by this import.
+    public var collectionsCreated = 0
+    public var databasePath: String
+    /// The rejects file, when a record was rejected.
+    public var rejectsPath: String?
+
+    public init(databasePath: String) {
+        self.databasePath = databasePath
+    }
+}
+
+extension CollectionImportSummary: JSONRepresentable {
+    /// `{"event": "finished", "rowsRead": …, "added": …, …}`
+    public var jsonValue: JSONValue {
+        .object([
+            "event": .string("finished"),
+            "rowsRead": .int(rowsRead),
+            "added": .int(added),
+            "alreadyThere": .int(alreadyThere),
+            "removed": .int(removed),
+            "rowsRejected": .int(rowsRejected),
+            "unknownProducts": .int(unknownProducts),
+            "collections": .int(collections),
+            "collectionsCreated": .int(collectionsCreated),
+            "catalog": .string(databasePath),
+            "rejects": .string(rejectsPath),
+        ])
+    }
+}
