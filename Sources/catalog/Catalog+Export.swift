@@ -25,6 +25,7 @@ extension Catalog {
                   catalog export linen --color navy --format json > linen.json
                   catalog export --prefix AB --output ab.csv
                   catalog export "" --stock --output stock.csv
+                  catalog export --collection Summer --output summer.csv
                 """)
 
         @Argument(help: "The start of a productId, or words of a title, brand or type; \"\" for every product.")
@@ -67,9 +68,11 @@ extension Catalog {
             var export = ProductExport(format: format)
             var stockExport = StockExport()
             try await database.withCatalog { catalog in
+                // A smart collection exports what its saved search finds.
+                let search = try await catalog.resolvingCollection(SavedSearch(text: text, byPrefix: prefix != nil, filters: filter.filters, sort: sort))
                 var cursor: KeysetCursor?
                 repeat {
-                    let page = try await catalog.products(text, byPrefix: prefix != nil, filters: filter.filters, typos: !exact, sort: sort,
+                    let page = try await catalog.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: !exact, sort: search.sort,
                                                       after: cursor, limit: Self.batchSize)
                     if stock {
                         try write(stockExport.encode(page.products, stock: try await catalog.stock(of: page.products.map(\.productId))), to: destination)

@@ -8,6 +8,8 @@ func commandMessage(for error: any Error) -> String? {
     case let error as CatalogError: error.commandMessage
     case let error as HeaderMappingError: error.commandMessage
     case let error as EngineError: error.commandMessage
+    case let error as CollectionError: error.description
+    case let error as EditError: error.description
     default: nil
     }
 }

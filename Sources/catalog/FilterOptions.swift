@@ -38,6 +38,12 @@ struct FilterOptions: ParsableArguments {
     @Flag(help: "Only products in stock: their quantity, or when the product feed sets none, the sum over their stores, is above 0.")
     var inStock = false
 
+    @Option(help: ArgumentHelp(
+        "Only products in this collection.",
+        discussion: "A manual collection combines with a query and the other filters; a smart one brings its own search, so give it alone. `catalog collections list` shows them.",
+        valueName: "name"))
+    var collection: String?
+
     func validate() throws {
         for (name, text) in [("--min-price", minPrice), ("--max-price", maxPrice)] {
             if let text, Price(text) == nil {
@@ -65,6 +71,7 @@ struct FilterOptions: ParsableArguments {
         filters.onSale = onSale
         filters.stores = stores
         filters.inStock = inStock
+        filters.collection = collection
         return filters
     }
 
@@ -80,6 +87,7 @@ struct FilterOptions: ParsableArguments {
         if onSale { arguments.append("--on-sale") }
         for store in stores { arguments += ["--store", ShellQuoting.quote(store)] }
         if inStock { arguments.append("--in-stock") }
+        if let collection { arguments += ["--collection", ShellQuoting.quote(collection)] }
         return arguments
     }
 }
