@@ -65,6 +65,7 @@ public func buildRouter(
     router.addRoutes(FacetsController(store: store).endpoints, atPath: "/api/facets")
     router.addRoutes(ExportController(store: store).endpoints, atPath: "/api/export")
     router.addRoutes(FavoritesController(store: store).endpoints, atPath: "/api/favorites")
+    router.addRoutes(CollectionsController(store: store).endpoints, atPath: "/api/collections")
     router.addRoutes(CatalogController(store: store).endpoints, atPath: "/api/catalog")
     router.addRoutes(
         ImportsController(imports: imports, maxUploadBytes: maxUploadBytes, uploadStallTimeout: uploadStallTimeout).endpoints,

@@ -20,7 +20,7 @@ struct ExportController<Context: RequestContext> {
     /// The products are read 500 at a time as the body is sent, so any number costs the same memory.
     @Sendable func export(request: Request, context: Context) async throws -> Response {
         let query = FormQuery(request.uri.query)
-        let search = try SearchParameters(query)
+        let search = try await SearchParameters.read(query, in: store)
         let format: ExportFormat
         if let text = query["format"] {
             guard let value = ExportFormat(rawValue: text) else {

@@ -33,7 +33,7 @@ struct ProductsController<Context: RequestContext> {
     /// The query is form-encoded, as browsers send it: `q=a+b` looks for `a b`, `q=a%2Bb` for `a+b`.
     @Sendable func list(request: Request, context: Context) async throws -> Response {
         let query = FormQuery(request.uri.query)
-        let search = try SearchParameters(query)
+        let search = try await SearchParameters.read(query, in: store)
         var limit = ProductSearch.defaultPageSize
         if let text = query["limit"] {
             guard let value = Int(text), (1...Self.maxLimit).contains(value) else {

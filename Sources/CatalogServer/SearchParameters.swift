@@ -4,7 +4,8 @@ import ProductCatalog
 /// productId) or `prefix` (the start of a productId only), and the filters `type`, `color`,
 /// `size`, `brand` (each repeatable: any of its values), `minPrice`, `maxPrice`, `priceBasis`
 /// (`effective`, the default, or `list`), `onSale` (`true`), `store` (repeatable: in stock at any
-/// of them) and `inStock` (`true`: a total quantity above 0).
+/// of them), `inStock` (`true`: a total quantity above 0) and `collection` (a manual collection's
+/// name, which combines with the rest, or a smart one's, alone, which brings its own search).
 struct SearchParameters {
     /// The query or prefix, trimmed.
     var text: String
@@ -26,7 +27,8 @@ struct SearchParameters {
 
     /// The parameters of `query`; throws a 400 naming the parameter at fault.
     init(_ query: FormQuery) throws {
-        let names = ["q", "prefix", "type", "color", "size", "brand", "minPrice", "maxPrice", "priceBasis", "onSale", "store", "inStock", "typos", "sort"]
+        let names = ["q", "prefix", "type", "color", "size", "brand", "minPrice", "maxPrice", "priceBasis", "onSale", "store", "inStock", "collection",
+                     "typos", "sort"]
         for name in names where query.undecodable.contains(name) {
             throw APIError(.badRequest, "\(name) is not valid percent-encoded UTF-8; encode it with encodeURIComponent.",
                            fields: [name: "Encode it as UTF-8 with encodeURIComponent."])
@@ -94,12 +96,29 @@ struct SearchParameters {
         default:
             throw APIError(.badRequest, "onSale must be true or false.", fields: ["onSale": "Use true or false."])
         }
+        if let collection = query["collection"], !collection.isEmpty {
+            guard collection.utf8.count <= ProductCollection.maxNameBytes else {
+                throw APIError(.badRequest, "collection is longer than \(ProductCollection.maxNameBytes) bytes, longer than any collection's name.",
+                               fields: ["collection": "Use at most \(ProductCollection.maxNameBytes) bytes."])
+            }
+            filters.collection = collection
+        }
         switch query["inStock"] {
         case nil, "", "false", "0": filters.inStock = false
         case "true", "1": filters.inStock = true
         default:
             throw APIError(.badRequest, "inStock must be true or false.", fields: ["inStock": "Use true or false."])
         }
+    }
+
+    /// The parameters of `query`, a smart collection's own search in place of its name (see
+    /// ``CatalogEngine/resolvingCollection(_:)``); 404 for a collection the catalog lacks.
+    static func read(_ query: FormQuery, in store: any CatalogEngine) async throws -> SearchParameters {
+        var parameters = try SearchParameters(query)
+        let search = try await store.resolvingCollection(
+            SavedSearch(text: parameters.text, byPrefix: parameters.byPrefix, filters: parameters.filters, sort: parameters.sort))
+        (parameters.text, parameters.byPrefix, parameters.filters, parameters.sort) = (search.text, search.byPrefix, search.filters, search.sort)
+        return parameters
     }
 
     private static func price(_ query: FormQuery, _ name: String) throws -> Price? {

@@ -1,0 +1,131 @@
+import Foundation
+import Hummingbird
+import ProductCatalog
+
+/// `/api/collections`: list, make and delete collections, and put products in a manual one or take them out.
+struct CollectionsController<Context: RequestContext> {
+    let store: any CatalogEngine
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.getAndHead(use: list)
+        routes.post(use: create)
+        routes.getAndHead("{name}", use: show)
+        routes.delete("{name}", use: remove)
+        routes.post("{name}/products", use: addProducts)
+        routes.delete("{name}/products", use: removeProducts)
+        return routes
+    }
+
+    /// `GET`: `{"collections": [{"name", "kind": "manual"|"smart", "products", "search"}, …]}` by
+    /// name; `search` is what `/api/products` takes to list the collection (`collection=Summer`,
+    /// or a smart one's own `q=linen&sort=price`), and `products` a manual one's count (null for a smart one).
+    @Sendable func list(request: Request, context: Context) async throws -> Response {
+        let collections = try await store.collections()
+        return JSONResponse.response(.object([.init("collections", .array(collections.map(\.jsonValue)))]))
+    }
+
+    /// `GET /{name}`: one collection, or 404.
+    @Sendable func show(request: Request, context: Context) async throws -> Response {
+        let name = try Self.name(from: context)
+        guard let collection = try await store.collection(named: name) else { throw CollectionError.notFound(name: name) }
+        return JSONResponse.response(collection.jsonValue)
+    }
+
+    /// `POST {"name": "Summer"}` makes a manual collection, with `"productIds": […]` put in it;
+    /// `{"name": "Cheap linen", "search": "q=linen&maxPrice=20&sort=price"}` a smart one, with the
+    /// parameters of `/api/products`. 201 with the collection; 409 when the name is taken.
+    @Sendable func create(request: Request, context: Context) async throws -> Response {
+        let body = try await Self.body(CreateBody.self, of: request, context: context,
+                                       example: #"{"name":"Summer","productIds":["AB-1"]} or {"name":"Cheap linen","search":"q=linen&maxPrice=20"}"#)
+        var search: SavedSearch?
+        if let text = body.search {
+            let parameters = try SearchParameters(FormQuery(text.hasPrefix("?") ? String(text.dropFirst()) : text))
+            guard parameters.filters.collection == nil else {
+                throw APIError(.unprocessableContent, "A smart collection cannot search another collection.",
+                               fields: ["search": "Leave out collection=."])
+            }
+            search = SavedSearch(text: parameters.text, byPrefix: parameters.byPrefix, filters: parameters.filters, sort: parameters.sort)
+        }
+        guard search == nil || (body.productIds ?? []).isEmpty else {
+            throw APIError(.unprocessableContent, "A smart collection lists what its search finds; leave out productIds, or search.",
+                           fields: ["productIds": "Leave out productIds for a smart collection."])
+        }
+        var collection = try await store.createCollection(body.name, search: search)
+        if let productIds = body.productIds, !productIds.isEmpty {
+            _ = try await store.changeCollection(collection.name, adding: try Self.checked(productIds), removing: false)
+            collection = try await store.collection(named: collection.name) ?? collection
+        }
+        return JSONResponse.response(collection.jsonValue, status: .created,
+                                     headers: [.location: "/api/collections/" + ProductIdPath.encode(collection.name)])
+    }
+
+    /// `DELETE /{name}`: deletes the collection (204); its products stay.
+    @Sendable func remove(request: Request, context: Context) async throws -> Response {
+        try await store.deleteCollection(try Self.name(from: context))
+        return Response(status: .noContent)
+    }
+
+    /// `POST /{name}/products {"productIds": […]}`: puts the products in the manual collection:
+    /// `{"changed": 2, "unknown": ["ZZ-9"], "collection": {…}}`, `unknown` the productIds the catalog lacks.
+    @Sendable func addProducts(request: Request, context: Context) async throws -> Response {
+        try await change(request: request, context: context, removing: false)
+    }
+
+    /// `DELETE /{name}/products {"productIds": […]}`: takes the products out, in the same shape.
+    @Sendable func removeProducts(request: Request, context: Context) async throws -> Response {
+        try await change(request: request, context: context, removing: true)
+    }
+
+    private func change(request: Request, context: Context, removing: Bool) async throws -> Response {
+        let name = try Self.name(from: context)
+        let body = try await Self.body(ProductsBody.self, of: request, context: context, example: #"{"productIds":["AB-1","AB-2"]}"#)
+        let change = try await store.changeCollection(name, adding: try Self.checked(body.productIds), removing: removing)
+        let collection = try await store.collection(named: name)
+        return JSONResponse.response(.object([
+            .init("changed", .int(change.changed)),
+            .init("unknown", .array(change.unknown.map(JSONValue.string))),
+            .init("collection", collection?.jsonValue ?? .null),
+        ]))
+    }
+
+    private struct CreateBody: Decodable {
+        var name: String
+        var search: String?
+        var productIds: [String]?
+    }
+
+    private struct ProductsBody: Decodable {
+        var productIds: [String]
+    }
+
+    /// At most ``CatalogEditor/maxBatchProducts`` productIds a request, as a batch takes.
+    private static func checked(_ productIds: [String]) throws -> [String] {
+        let limit = CatalogEditor.maxBatchProducts
+        guard productIds.count <= limit else {
+            throw APIError(.unprocessableContent, "A request names at most \(limit.formatted()) products; this one names \(productIds.count.formatted()). Send them in parts.",
+                           fields: ["productIds": "Give at most \(limit.formatted()) productIds."])
+        }
+        return productIds
+    }
+
+    /// The `{name}` of the route, percent-decoded.
+    private static func name(from context: Context) throws -> String {
+        guard let raw = context.parameters.get("name"), let decoded = raw.removingPercentEncoding else {
+            throw APIError(.badRequest, "The collection's name in the path is not valid percent-encoded UTF-8; encode it with encodeURIComponent.")
+        }
+        return decoded
+    }
+
+    /// The JSON body of `request` as `T`; 400 with `example` when it is not.
+    private static func body<T: Decodable>(_ type: T.Type, of request: Request, context: Context, example: String) async throws -> T {
+        try ContentType.requireJSON(request)
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch {
+            throw APIError(.badRequest, "The body is not what this endpoint reads; send one such as \(example).")
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ProductCatalog
+import Testing
+@testable import CatalogServer
+
+/// `/api/collections` and the `collection` parameter of `/api/products`, `/api/facets` and `/api/export`.
+@Suite struct CollectionRouteTests {
+    @Test func collectionsAreMadeFilledListedSearchedExportedAndDeleted() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.application().test(.router) { client in
+            func found(_ query: String) async throws -> String {
+                let response = try await client.execute(uri: "/api/products?" + query, method: .get)
+                #expect(response.status == .ok, "\(query)")
+                return try response.productIds().joined(separator: " ") + " (\(try response.json()["count"] as? Int ?? -1))"
+            }
+            let made = try await client.send("/api/collections", .post, json: ["name": " Picks ", "productIds": ["p3", "P1", "NOPE"]])
+            #expect(made.status == .created && made.headers[.location] == "/api/collections/Picks")
+            #expect(try made.json()["products"] as? Int == 2 && made.json()["search"] as? String == "collection=Picks")
+            let smart = try await client.send("/api/collections", .post, json: ["name": "Cheap linen", "search": "q=linen&maxPrice=30&sort=-price"])
+            #expect(try smart.status == .created && (try smart.json()["kind"] as? String) == "smart")
+
+            for (query, expected) in [("collection=picks", "P1 P3 (2)"), ("collection=Picks&q=wool", "P3 (1)"), ("collection=Picks&color=navy&sort=price", "P1 P3 (2)"),
+                                      ("collection=Cheap%20linen", "P1 P5 P4 (3)")] {
+                let answer = try await found(query)
+                #expect(answer == expected, "\(query)")
+            }
+            let facets = try await client.execute(uri: "/api/facets?collection=Picks", method: .get).json()
+            #expect(facets["counted"] as? Int == 2)
+            let csv = try await client.execute(uri: "/api/export?collection=Picks", method: .get)
+            #expect(String(buffer: csv.body).split(whereSeparator: \.isNewline).dropFirst().map { $0.prefix(3) } == ["P1,", "P3,"])
+
+            let put = try await client.send("/api/collections/Picks/products", .post, json: ["productIds": ["P2", "P3", "ZZ"]])
+            #expect(try put.status == .ok && (try put.json()["changed"] as? Int) == 1 && (try put.json()["unknown"] as? [String]) == ["ZZ"])
+            let out = try await client.send("/api/collections/picks/products", .delete, json: ["productIds": ["P1"]])
+            #expect(try ((try out.json()["collection"] as? [String: Any])?["products"] as? Int) == 2)
+            let listed = try await client.execute(uri: "/api/collections", method: .get).json()
+            #expect((listed["collections"] as? [[String: Any]])?.map { "\($0["name"]!) \($0["products"]!)" } == ["Cheap linen <null>", "Picks 2"])
+
+            // What a client gets wrong, each answered in words.
+            let twice = try await client.send("/api/collections", .post, json: ["name": "PICKS"])
+            #expect(try twice.status == .conflict && (try twice.errorFields()["name"]) == "Choose another name.")
+            let empty = try await client.send("/api/collections", .post, json: ["name": "  "])
+            #expect(try empty.status == .unprocessableContent && (try empty.errorFields()["name"]) == "A collection needs a name.")
+            let intoSmart = try await client.send("/api/collections/Cheap%20linen/products", .post, json: ["productIds": ["P1"]])
+            #expect(intoSmart.status == .conflict)
+            let mixed = try await client.execute(uri: "/api/products?collection=Cheap%20linen&q=wool", method: .get)
+            #expect(try mixed.status == .badRequest && (try mixed.errorFields()["collection"]) != nil)
+            let nowhere = try await client.execute(uri: "/api/products?collection=Nowhere", method: .get)
+            #expect(nowhere.status == .notFound)
+            let badSearch = try await client.send("/api/collections", .post, json: ["name": "Bad", "search": "sort=sideways"])
+            #expect(try badSearch.status == .badRequest && (try badSearch.errorFields()["sort"]) != nil)
+
+            #expect(try await client.execute(uri: "/api/collections/picks", method: .delete).status == .noContent)
+            #expect(try await client.execute(uri: "/api/collections/Picks", method: .get).status == .notFound)
+            #expect(try await client.execute(uri: "/api/collections/Picks", method: .delete).status == .notFound)
+        }
+    }
+
+    @Test func anotherSiteCannotMakeOrFillACollection() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/collections", method: .post,
+                                                    headers: [.contentType: "application/json", .origin: "https://evil.example"],
+                                                    body: ByteBuffer(string: #"{"name":"Evil"}"#))
+            #expect(response.status == .forbidden)
+            let form = try await client.execute(uri: "/api/collections", method: .post, headers: [.contentType: "text/plain"],
+                                                body: ByteBuffer(string: #"{"name":"Evil"}"#))
+            #expect(form.status == .unsupportedMediaType)
+            let listed = try await client.execute(uri: "/api/collections", method: .get).json()
+            #expect((listed["collections"] as? [Any])?.isEmpty == true)
+        }
+    }
+}
