@@ -103,6 +103,7 @@ let package = Package(
                 .embedInCode("Page/app.css"),
                 .embedInCode("Page/app.js"),
                 .embedInCode("Page/bulk.js"),
+                .embedInCode("Page/collections.js"),
                 .embedInCode("Page/connection.js"),
                 .embedInCode("Page/detail.js"),
                 .embedInCode("Page/dialogs.js"),

@@ -32,6 +32,7 @@ struct PageController<Context: RequestContext> {
             ("api.js", PackageResources.api_js),
             ("app.js", PackageResources.app_js),
             ("bulk.js", PackageResources.bulk_js),
+            ("collections.js", PackageResources.collections_js),
             ("connection.js", PackageResources.connection_js),
             ("detail.js", PackageResources.detail_js),
             ("dialogs.js", PackageResources.dialogs_js),

@@ -949,6 +949,61 @@ class BrowserTest:
         self.wait(whole, "pressing the chip again did not lift the filter")
         self.show_filters(False)
 
+    def collections(self):
+        """Rows selected and added to a new collection; its chip beside the search shows it as the list, with its
+        count; the export link downloads exactly it; a search saved as a smart collection comes back from its chip."""
+        self.type_in_search("shirt")
+        self.wait(lambda: self.element("count").text.endswith("“shirt”"), "the search for shirt did not finish")
+        self.wait(lambda: len(self.row_ids()) >= 20, "the search for shirt listed fewer than 20 products")
+        self.wait(lambda: self.element("loading").get_attribute("hidden") is not None, "a page is still loading")
+        ids = self.row_ids()[2:5]
+        for product_id in ids:
+            self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"] .select-box').click()
+        self.wait(lambda: self.element("bulk-count").text == "3 products selected", f"3 rows were not selected: {self.element('bulk-count').text!r}")
+        self.element("bulk-collection").send_keys("Browser picks")
+        self.element("bulk-collection-form").find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+        self.wait(lambda: "Added 3 products to “Browser picks”" in self.element("message").text,
+                  f"no summary of the add: {self.element('message').text!r}")
+        made = [c for c in self.server.get_json("/api/collections")["collections"] if c["name"] == "Browser picks"]
+        assert made and made[0]["kind"] == "manual" and made[0]["products"] == 3, f"the API lists {made}"
+        self.element("bulk-clear").click()
+        self.show_filters()
+        chip = lambda name: self.driver.execute_script(
+            "return [...document.querySelectorAll('#collection-chips .chip')].find(c => c.firstChild.textContent === arguments[0]) || null", name)
+        self.wait(lambda: chip("Browser picks") is not None and chip("Browser picks").text.endswith(" 3"),
+                  "no collection chip for Browser picks counting 3")
+        chip("Browser picks").click()
+        self.wait(lambda: self.element("count").text == "3 products in the collection “Browser picks”",
+                  f"the collection's count reads {self.element('count').text!r}")
+        self.wait(lambda: sorted(self.row_ids()) == sorted(ids), f"the rows are not the collection's: {self.row_ids()}")
+        assert self.element("collection-heading").text == "Collection “Browser picks”", "no heading names the collection"
+        assert "collection=Browser" in self.driver.current_url, f"the address does not keep the collection: {self.driver.current_url}"
+        href = urllib.parse.urlparse(self.element("export-csv").get_attribute("href"))
+        csv_text = self.server.get_text(href.path + "?" + href.query)
+        exported = [row["productId"] for row in csv.DictReader(csv_text.splitlines(keepends=True))]
+        assert sorted(exported) == sorted(ids), f"the collection's export holds {exported}"
+        # Pressed again, the chip leaves the collection.
+        chip("Browser picks").click()
+        self.wait(lambda: self.element("count").text.endswith(" products in the catalog"), "pressing the chip again did not leave the collection")
+        # A search saved as a smart collection, shown again from its chip.
+        self.type_in_search("linen")
+        self.wait(lambda: self.element("count").text.endswith("“linen”"), "the search for linen did not finish")
+        self.element("collection-save").click()
+        self.wait(lambda: self.element("collection-save-name").is_displayed(), "the form naming the collection did not open")
+        self.element("collection-save-name").send_keys("Browser linen")
+        self.element("collection-save-form").find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+        self.wait(lambda: "smart collection “Browser linen”" in self.element("message").text, f"the search was not saved: {self.element('message').text!r}")
+        self.wait(lambda: chip("Browser linen") is not None and chip("Browser linen").text.endswith(" smart"), "no chip for the smart collection")
+        self.type_in_search("")
+        self.wait(lambda: self.element("count").text.endswith(" products in the catalog"), "the list did not return to the catalog")
+        chip("Browser linen").click()
+        self.wait(lambda: self.element("search").get_attribute("value") == "linen", "the smart collection did not bring back its query")
+        self.wait(lambda: self.row_ids() == self.expected_ids("linen", 1)[:len(self.row_ids())] and len(self.row_ids()) > 0,
+                  "the smart collection does not list what its search finds")
+        self.type_in_search("")
+        self.wait(lambda: self.element("count").text.endswith(" products in the catalog"), "the list did not return to the catalog")
+        self.show_filters(False)
+
     def variants_and_image(self):
         """The detail lists the product's family; a picture from disk is cropped square, stored and shown."""
         self.api_send("POST", "/api/products", {"productId": "ZZ-BROWSER-3", "title": "Browser test mug, large", "groupId": "ZZ-FAMILY", "size": "L"})
@@ -1301,6 +1356,7 @@ class BrowserTest:
         self.check("a rename lists the product under its new productId, focused", self.rename_product)
         self.check("variants in the detail; a picture cropped square, stored and shown", self.variants_and_image)
         self.check("a product's stock table; the \"In stock at\" chip of a store filters the list", self.stock_by_store)
+        self.check("selected rows added to a new collection, shown from its chip and exported; a search saved as a smart one", self.collections)
         self.check("a star from the keyboard puts the product first and marks it", self.favorites)
         self.check("a PNG and an empty file get the page's own words", self.import_errors)
         self.check("the import previews, warns before replacing edits, and keeps the star", self.upload_csv)

@@ -5,6 +5,7 @@
 //   list.js        search as you type, 20 a page, starred products first
 //   facets.js      filter chips with counts;  sorting.js  the sort menu and sortable headers
 //   favorites.js   stars;  bulk.js  select rows, then star, delete (undo) or set a field on all
+//   collections.js collections beside the search: show one, add the selected rows, save a search
 //   detail.js      one product, its variants;  remove.js  delete
 //   editor.js      add and edit;  images.js  a picture cropped to a square
 //   outbox.js      changes (and stars) kept in this browser while the server cannot be reached
@@ -28,6 +29,7 @@ import { wireImport } from "./importer.js";
 import { viewOf, recordClosed } from "./address.js";
 import { wireSorting, showSort } from "./sorting.js";
 import { wireBulk } from "./bulk.js";
+import { wireCollections, loadCollections } from "./collections.js";
 
 function wireSearch() {
   // Every keystroke searches: the request before is cancelled, and an older answer never replaces a
@@ -124,6 +126,7 @@ async function start() {
   wireFacets();
   wireSorting();
   wireBulk();
+  wireCollections();
   wireOutbox();
   wireImport();
   watchConnection();
@@ -134,11 +137,13 @@ async function start() {
     await sendWaiting();
     await loadFavorites();
     await search();
+    await loadCollections();
   });
   await loadFavorites();
   const view = viewOf();
   showView(view, { searching: false });
   await search(view.query);
+  await loadCollections();
   await refreshOutbox();
   await sendWaiting();
 }

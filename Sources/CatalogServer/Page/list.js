@@ -131,6 +131,13 @@ function sentinelIsNear() {
   return $("sentinel").getBoundingClientRect().top < window.innerHeight + 200;
 }
 
+/** True when the list shows a manual collection and nothing else chosen. */
+function isCollectionOnly() {
+  const { filters, sort } = state.list;
+  return filters.collection.length === 1 && sort === "relevance" &&
+    Object.entries(filters).every(([name, values]) => name === "collection" || values.length === 0);
+}
+
 /** Says how many products match; `complete` is false when the server stopped counting at `count`. */
 function showCount(count, complete) {
   const query = state.list.query;
@@ -142,6 +149,9 @@ function showCount(count, complete) {
   let text;
   if (query === "" && isUnfiltered()) {
     text = count === 0 ? "The catalog is empty. Import a CSV file or add a product." : `${amount} ${products} in the catalog`;
+  } else if (query === "" && isCollectionOnly()) {
+    const name = state.list.filters.collection[0];
+    text = count === 0 ? `The collection “${name}” is empty.` : `${amount} ${products} in the collection “${name}”`;
   } else if (query === "") {
     text = count === 0 ? "No product has the chosen values." : `${amount} ${products} with the chosen values`;
   } else {

@@ -8,9 +8,9 @@ export const state = {
     sort: "relevance",
     /**
      * Chosen filters, by API parameter: any of a field's values matches, fields combine with AND;
-     * the price bounds, brand and on-sale hold at most one value each.
+     * the price bounds, brand, on-sale and collection (a manual one) hold at most one value each.
      */
-    filters: { type: [], color: [], size: [], store: [], brand: [], minPrice: [], maxPrice: [], onSale: [] },
+    filters: { type: [], color: [], size: [], store: [], brand: [], minPrice: [], maxPrice: [], onSale: [], collection: [] },
     cursor: null,
     hasMore: false,
     loading: false,
