@@ -58,7 +58,7 @@ extension ProductSearch {
             }
         }
 
-        let byId = try prepared("SELECT \(values) " + (try prefixMatchClauses(query, filters)) + " ORDER BY productId LIMIT ?5")
+        let byId = try prepared("SELECT \(values) " + (try prefixMatchClauses(query, filters)) + " ORDER BY \(try prefixMatchKey(filters)) LIMIT ?5")
         try byId.using {
             try bindPrefixMatch(query, filters, to: byId)
             try tally(byId)

@@ -3,7 +3,7 @@ extension ProductSearch {
     /// (see ``SearchSort``); the products are those of ``page(query:filters:typos:after:limit:)``.
     ///
     /// A query that matches few products (up to ``sortedInMemory``, 5,000) has them all read and sorted;
-    /// one that matches more (or none: every product) walks the sort's index and checks each
+    /// one that matches more (or none: every product, or a large collection) walks the sort's index and checks each
     /// product's productId and words, stopping once the page is full. Either way a page starts
     /// after the cursor's value, so page 1,000 reads what page 1 reads.
     public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, sort: SearchSort,
@@ -13,7 +13,8 @@ extension ProductSearch {
         let plan = try wordPlan(query, typos: typos)
         let after = cursor?.sortPosition.flatMap { $0.sort == sort ? $0 : nil }
         var keys: [SortKey]
-        if ProductRules.trimmed(query).isEmpty {
+        // A collection is counted first too: a small one is read and sorted, not found by walking the catalog.
+        if ProductRules.trimmed(query).isEmpty, filters.collection == nil {
             keys = try walk(sort, filters: filters, after: after, limit: limit + 1) { _ in true }
         } else {
             let count = try countMatches(query: query, filters: filters, typos: typos, upTo: sortedInMemory + 1)

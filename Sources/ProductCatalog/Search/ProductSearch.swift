@@ -61,10 +61,11 @@ public final class ProductSearch {
         precondition(limit > 0, "a page holds at least one product")
         let range = PrefixRange(prefix: prefix)
         let useCursor = cursor.map { !range.isBefore($0.lastProductId) } ?? false
-        let filter = try filterClause(filters)
-        var sql = "SELECT * FROM \(CatalogSchema.table) p WHERE productId \(useCursor ? ">" : ">=") ?1"
-        if range.upper != nil { sql += " AND productId < ?2" }
-        sql += filter.sql + " ORDER BY productId LIMIT ?3"
+        let source = try self.source(filters)
+        let filter = try filterClause(filters, drivenByCollection: source.byCollection)
+        var sql = "SELECT p.* \(source.from) WHERE \(source.key) \(useCursor ? ">" : ">=") ?1"
+        if range.upper != nil { sql += " AND \(source.key) < ?2" }
+        sql += filter.sql + " ORDER BY \(source.key) LIMIT ?3"
 
         let statement = try prepared(sql)
         var products: [Product] = []
@@ -77,6 +78,7 @@ public final class ProductSearch {
             }
             if let upper = range.upper { try statement.bind(2, utf8: upper) }
             try statement.bind(3, Int64(limit + 1))
+            try source.bind(to: statement)
             try filter.bind(to: statement)
             let columns = try self.columns(of: statement)
             while try statement.step() {
@@ -117,24 +119,61 @@ public final class ProductSearch {
     }
 
     /// `FROM … WHERE …` for the products `p` whose productId starts with `prefix` (`?1`, `?2`)
-    /// and that meet `filters` (`?10` on).
+    /// and that meet `filters` (`?8`, and `?10` on), in the order of ``prefixMatchKey(_:)``.
     func prefixMatchClauses(_ prefix: String, _ filters: SearchFilters) throws -> String {
         let range = PrefixRange(prefix: prefix)
-        return "FROM \(CatalogSchema.table) p WHERE productId >= ?1" + (range.upper == nil ? "" : " AND productId < ?2")
-            + (try filterClause(filters)).sql
+        let source = try self.source(filters)
+        return "\(source.from) WHERE \(source.key) >= ?1" + (range.upper == nil ? "" : " AND \(source.key) < ?2")
+            + (try filterClause(filters, drivenByCollection: source.byCollection)).sql
+    }
+
+    /// The productId column ``prefixMatchClauses(_:_:)`` reads in order.
+    func prefixMatchKey(_ filters: SearchFilters) throws -> String {
+        try source(filters).key
     }
 
     /// Binds the parameters of ``prefixMatchClauses(_:_:)``.
     func bindPrefixMatch(_ prefix: String, _ filters: SearchFilters, to statement: Statement) throws {
         let range = PrefixRange(prefix: prefix)
+        let source = try self.source(filters)
         try statement.bind(1, utf8: range.lower)
         if let upper = range.upper { try statement.bind(2, utf8: upper) }
-        try filterClause(filters).bind(to: statement)
+        try source.bind(to: statement)
+        try filterClause(filters, drivenByCollection: source.byCollection).bind(to: statement)
     }
 
-    /// The conditions of `filters` on the product `p`, numbered from `?10`.
-    func filterClause(_ filters: SearchFilters) throws -> FilterClause {
+    /// Where a search in productId order reads its products: the catalog, or the members of the
+    /// manual collection `filters` names, which are fewer and in the same order (so a page of a
+    /// collection reads its 20 members, where reading the catalog for them would read 20 products
+    /// for each of its members among them: all of it for a small collection).
+    struct ProductSource {
+        var from: String
+        /// The productId column read in order: the member's, or the product's.
+        var key: String
+        /// The collection's name, bound to `?8`, when its members lead.
+        var collection: String?
+
+        var byCollection: Bool { collection != nil }
+
+        func bind(to statement: Statement) throws {
+            if let collection { try statement.bind(8, collection) }
+        }
+    }
+
+    func source(_ filters: SearchFilters) throws -> ProductSource {
+        if let name = filters.collection, try CollectionTable.exists(connection) {
+            return ProductSource(from: "FROM \(CollectionTable.membersTable) c CROSS JOIN \(CatalogSchema.table) p ON p.productId = c.productId AND c.collection = ?8",
+                                 key: "c.productId", collection: ProductRules.trimmed(name))
+        }
+        return ProductSource(from: "FROM \(CatalogSchema.table) p", key: "p.productId", collection: nil)
+    }
+
+    /// The conditions of `filters` on the product `p`, numbered from `?10`; with
+    /// `drivenByCollection`, all but the collection's, which the members read give.
+    func filterClause(_ filters: SearchFilters, drivenByCollection: Bool = false) throws -> FilterClause {
         let asksStock = filters.inStock || !filters.stores.isEmpty
+        var filters = filters
+        if drivenByCollection { filters.collection = nil }
         return FilterClause(filters, alias: "p", columnNames: try productColumnNames,
                             keepsStock: try asksStock && StockTable.exists(connection),
                             keepsCollections: try filters.collection != nil && CollectionTable.exists(connection), firstParameter: 10)

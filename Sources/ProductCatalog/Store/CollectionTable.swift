@@ -82,10 +82,11 @@ enum CollectionTable {
         return collection.products
     }
 
-    /// The condition that the product `alias` is in the manual collection named by parameter `parameter`:
-    /// the catalog's order and the collection's are the same, so SQLite walks either.
+    /// The condition that the product `alias` is in the manual collection named by parameter
+    /// `parameter`: one seek of the members' key per product checked. (`IN (SELECT …)` would read
+    /// every member into a temporary table at each statement: 20 ms a page for 100,000 members.)
     static func membership(alias: String, parameter: String) -> String {
-        "\(alias).productId IN (SELECT c.productId FROM \(membersTable) c WHERE c.collection = \(parameter))"
+        "EXISTS (SELECT 1 FROM \(membersTable) c WHERE c.collection = \(parameter) AND c.productId = \(alias).productId)"
     }
 
     /// Copies the collections of the catalog attached as `live` into `main`, and the members that

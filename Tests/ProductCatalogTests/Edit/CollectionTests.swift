@@ -112,14 +112,20 @@ import Testing
         }
         let byPrefix = try search.allPages(prefix: "SH", filters: filters)
         #expect(byPrefix == chosen.map(\.productId).filter { $0.hasPrefix("SH") })
-        // Sorted by price, page by page.
-        var sorted: [String] = []
-        var cursor: KeysetCursor?
-        repeat {
-            let page = try search.page(query: "", filters: filters, sort: .price, after: cursor, limit: 9)
-            sorted += page.products.map(\.productId)
-            cursor = page.nextCursor
-        } while cursor != nil
+        // Sorted by price, page by page: read and sorted in memory, and (as a larger one would be) found by walking the price order.
+        func sortedPages() throws -> [String] {
+            var sorted: [String] = []
+            var cursor: KeysetCursor?
+            repeat {
+                let page = try search.page(query: "", filters: filters, sort: .price, after: cursor, limit: 9)
+                sorted += page.products.map(\.productId)
+                cursor = page.nextCursor
+            } while cursor != nil
+            return sorted
+        }
+        let sorted = try sortedPages()
+        search.sortedInMemory = 10
+        #expect(try sortedPages() == sorted)
         let model = chosen.sorted { left, right in
             let l = left.salesPrice ?? left.listPrice, r = right.salesPrice ?? right.listPrice
             switch (l, r) {
