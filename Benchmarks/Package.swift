@@ -60,13 +60,21 @@ let package = Package(
         // Not a package-benchmark suite either: sorted pages and facet counts on a given catalog.
         .executableTarget(
             name: "SortsAndFacets",
-            dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage)],
+            dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage), "InProcessTiming"],
             path: "Benchmarks/SortsAndFacets"
         ),
         // Not a package-benchmark suite either: the store filters on a catalog with stock by store.
+        // What the in-process timing tools share: arguments, output, percentiles.
+        .target(name: "InProcessTiming", path: "Benchmarks/InProcessTiming"),
+        // Collections browsed beside the searches they stand with.
+        .executableTarget(
+            name: "CollectionBrowsing",
+            dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage), "InProcessTiming"],
+            path: "Benchmarks/CollectionBrowsing"
+        ),
         .executableTarget(
             name: "StoreFilters",
-            dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage)],
+            dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage), "InProcessTiming"],
             path: "Benchmarks/StoreFilters"
         ),
         .executableTarget(

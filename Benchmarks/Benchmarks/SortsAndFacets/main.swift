@@ -1,4 +1,5 @@
 import Foundation
+import InProcessTiming
 import ProductCatalog
 
 // Times what a sort menu and facet chips ask of a catalog, in-process, as `catalog serve` asks it:
@@ -12,33 +13,8 @@ import ProductCatalog
 // products: the slowest shape for a sort, which then walks the sort's index). Each query is timed
 // `--runs` times; the percentiles are over every run of every word of a kind.
 
-struct Options {
-    var catalog = ""
-    var runs = 21
-    var words = 10
-
-    init(_ arguments: [String]) {
-        var rest = arguments.dropFirst()
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--runs": runs = Int(rest.popFirst() ?? "") ?? runs
-            case "--words": words = Int(rest.popFirst() ?? "") ?? words
-            default: catalog = argument
-            }
-        }
-    }
-}
-
-/// Writes a line at once (print buffers a pipe's output, and a run takes minutes).
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
-let options = Options(CommandLine.arguments)
-guard !options.catalog.isEmpty else {
-    FileHandle.standardError.write(Data("usage: SortsAndFacets CATALOG [--runs N] [--words N]\n".utf8))
-    exit(2)
-}
+let arguments = TimingArguments(CommandLine.arguments, usage: "SortsAndFacets CATALOG [--runs N] [--words N]")
+let options = (catalog: arguments.catalog, runs: arguments.int("runs", default: 21), words: arguments.int("words", default: 10))
 
 let connection = try Connection(path: options.catalog, mode: .readOnly)
 let products = Int(try connection.scalarInt("SELECT count(*) FROM products") ?? 0)
@@ -65,16 +41,9 @@ let kinds: [(name: String, queries: [String])] = [
 let search = try ProductSearch(databasePath: options.catalog)
 let clock = ContinuousClock()
 
-func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
-}
-
 /// p50, p99 and the worst of `timings`, in milliseconds.
 func summary(_ timings: [Double]) -> String {
-    let sorted = timings.sorted()
-    guard !sorted.isEmpty else { return "no runs" }
-    func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-    return String(format: "p50 %6.2f ms · p99 %6.2f ms · worst %6.2f ms", percentile(0.5), percentile(0.99), sorted.last!)
+    timings.isEmpty ? "no runs" : Percentiles(timings).line
 }
 
 /// The first page in `sort`'s order with its count, as the API answers it.

@@ -1,4 +1,5 @@
 import Foundation
+import InProcessTiming
 import ProductCatalog
 
 // Times what the store filters and stock ask of a catalog with stock by store, in-process, as
@@ -10,51 +11,12 @@ import ProductCatalog
 // The stores are the catalog's own: the one with the most products in stock, the one with the
 // fewest, and the word the catalog's most common term.
 
-struct Options {
-    var catalog = ""
-    var runs = 21
-
-    init(_ arguments: [String]) {
-        var rest = arguments.dropFirst()
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--runs": runs = Int(rest.popFirst() ?? "") ?? runs
-            default: catalog = argument
-            }
-        }
-    }
-}
-
-/// Writes a line at once (print buffers a pipe's output).
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
-let options = Options(CommandLine.arguments)
-guard !options.catalog.isEmpty else {
-    FileHandle.standardError.write(Data("usage: StoreFilters CATALOG [--runs N]\n".utf8))
-    exit(2)
-}
-
+let arguments = TimingArguments(CommandLine.arguments, usage: "StoreFilters CATALOG [--runs N]")
+let options = (catalog: arguments.catalog, runs: arguments.int("runs", default: 21))
 let search = try ProductSearch(databasePath: options.catalog)
-let clock = ContinuousClock()
-
-func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
-}
-
-/// p50, p99 and the worst of `timings`, in milliseconds.
-func summary(_ timings: [Double]) -> String {
-    let sorted = timings.sorted()
-    guard !sorted.isEmpty else { return "no runs" }
-    func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-    return String(format: "p50 %6.2f ms · p99 %6.2f ms · worst %6.2f ms", percentile(0.5), percentile(0.99), sorted.last!)
-}
 
 @MainActor func time(_ label: String, _ body: () throws -> Void) throws {
-    var timings: [Double] = []
-    for _ in 0..<options.runs { timings.append(milliseconds(try clock.measure(body))) }
-    say("  \(label.padding(toLength: 44, withPad: " ", startingAt: 0)) \(summary(timings))")
+    say("  \(label.padding(toLength: 44, withPad: " ", startingAt: 0)) \(Percentiles(try timings(runs: options.runs, body)).line)")
 }
 
 let whole = try search.facets(query: "", top: 1_000)
