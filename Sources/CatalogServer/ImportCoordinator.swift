@@ -84,7 +84,34 @@ public actor ImportCoordinator {
         let input = InputSource.file(path: uploadPath(for: id))
         let job = importer.start(input: input, into: { [store, options] in store.makeSink(for: options) })
         records[id]?.status = .running
-        Task { await self.follow(job, id: id) }
+        Task {
+            await self.follow(job, id: id) { summary in
+                // Clients learn where things are by URL, never by the server's own paths.
+                var summary = summary
+                summary.databasePath = (self.databasePath as NSString).lastPathComponent
+                summary.rejectsPath = summary.rejectsPath.map { _ in "/api/imports/\(id)/rejects" }
+                return .finished(summary)
+            }
+        }
+        return records[id]
+    }
+
+    /// Starts importing the uploaded local inventory file of import `id` into the stock by store
+    /// (see ``StockImporter``): `.replace` makes the stock the file's, `.upsert` changes the pairs it names.
+    func startStock(_ id: Int, mode: ImportMode) -> ImportRecord? {
+        var importer = StockImporter(databasePath: databasePath, mode: mode)
+        importer.rejectsPath = rejectsPath(for: id)
+        importer.progressInterval = progressInterval
+        let job = importer.start(input: InputSource.file(path: uploadPath(for: id)))
+        records[id]?.status = .running
+        Task {
+            await self.follow(job, id: id) { summary in
+                var summary = summary
+                summary.databasePath = (self.databasePath as NSString).lastPathComponent
+                summary.rejectsPath = summary.rejectsPath.map { _ in "/api/imports/\(id)/rejects" }
+                return .stockFinished(summary)
+            }
+        }
         return records[id]
     }
 
@@ -113,7 +140,8 @@ public actor ImportCoordinator {
 
     // MARK: - Following a job
 
-    private func follow(_ job: ImportJob, id: Int) async {
+    /// Publishes `job`'s progress, then its end: `finished` (the event `finishedEvent` makes of its summary) or `failed`.
+    private func follow<Summary>(_ job: BackgroundImport<Summary>, id: Int, finishedEvent: @Sendable (Summary) -> ImportEvent) async {
         var published = false
         for await snapshot in job.progress {
             // The stream keeps only the newest snapshot: when this task ran too late to see any
@@ -124,14 +152,11 @@ public actor ImportCoordinator {
         }
         let final: ImportEvent
         do {
-            var summary = try await job.summary
+            let summary = try await job.summary
             // Searches must see the new catalog from the moment a listener hears "finished".
             await store.catalogReplaced()
             Task { [store] in await store.warmUp() }
-            // Clients learn where things are by URL, never by the server's own paths.
-            summary.databasePath = (databasePath as NSString).lastPathComponent
-            summary.rejectsPath = summary.rejectsPath.map { _ in "/api/imports/\(id)/rejects" }
-            final = .finished(summary)
+            final = finishedEvent(summary)
         } catch {
             final = .failed(message(for: error, id: id))
         }

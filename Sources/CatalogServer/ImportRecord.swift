@@ -38,7 +38,7 @@ struct ImportRecord: Sendable {
         let numbered = NumberedEvent(number: eventCount, event: event)
         switch event {
         case .progress: latestProgress = numbered
-        case .finished: final = numbered; status = .finished
+        case .finished, .stockFinished: final = numbered; status = .finished
         case .failed: final = numbered; status = .failed
         }
         return numbered
@@ -53,8 +53,11 @@ struct ImportRecord: Sendable {
 
     /// True when the finished import rejected rows, so its rejects file can be downloaded.
     var hasRejects: Bool {
-        if case .finished(let summary)? = final?.event { return summary.rejectsPath != nil }
-        return false
+        switch final?.event {
+        case .finished(let summary)?: summary.rejectsPath != nil
+        case .stockFinished(let summary)?: summary.rejectsPath != nil
+        default: false
+        }
     }
 
     /// `{"id":1,"status":"running","eventsURL":…,"rejectsURL":…,"progress":{…},"result":{…}}`.

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import ProductCatalog
 
-/// `/api/imports`: upload a CSV to replace or update the catalog, follow the import live, download its rejects.
+/// `/api/imports`: upload a CSV to replace or update the catalog (or its stock by store), follow the import live, download its rejects.
 struct ImportsController<Context: RequestContext> {
     let imports: ImportCoordinator
     let maxUploadBytes: Int
@@ -21,6 +21,8 @@ struct ImportsController<Context: RequestContext> {
 
     /// `POST ?mode=replace|upsert[&deleteMissing=true]` with the CSV as the body: 202 and the
     /// import's record. `deleteMissing` (upsert only) deletes the products the file does not list.
+    /// `kind=stock` imports a local inventory file into the stock by store instead (see
+    /// ``StockImporter``; `mode` replaces the stock or changes the pairs the file names).
     ///
     /// 409 while another import runs, 413 past the size limit, 415 unless the body is labelled
     /// as CSV (`text/csv`), which other web sites cannot send without the server's consent.
@@ -43,10 +45,22 @@ struct ImportsController<Context: RequestContext> {
         default:
             throw APIError(.badRequest, "deleteMissing is true or false.", fields: ["deleteMissing": "Use true or false."])
         }
+        let stock: Bool
+        switch FormQuery(request.uri.query)["kind"] {
+        case nil, "", "products": stock = false
+        case "stock" where !deleteMissing: stock = true
+        case "stock":
+            throw APIError(.badRequest, "deleteMissing is for products; a stock import with mode=replace already makes the stock the file's.",
+                           fields: ["deleteMissing": "Leave it out for kind=stock."])
+        default:
+            throw APIError(.badRequest, "kind is products (the default) or stock (a local inventory file: each product's quantity at each store).",
+                           fields: ["kind": "Use products or stock."])
+        }
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > maxUploadBytes {
             throw UploadFile.tooLarge(limit: maxUploadBytes)
         }
-        let id = try await imports.reserve(mode: mode)
+        // A stock import replaces no products: edits wait only while it writes (the import lock), not while it uploads.
+        let id = try await imports.reserve(mode: stock ? .upsert : mode)
         do {
             let size = try await UploadFile.write(
                 request.body, to: imports.uploadPath(for: id), limit: maxUploadBytes, stallTimeout: uploadStallTimeout)
@@ -57,7 +71,8 @@ struct ImportsController<Context: RequestContext> {
             await imports.abandonUpload(id)
             throw error
         }
-        guard let record = await imports.start(id, mode: mode, deletingMissing: deleteMissing) else { throw APIError(.internalServerError, "Import \(id) vanished before it started.") }
+        let started = stock ? await imports.startStock(id, mode: mode) : await imports.start(id, mode: mode, deletingMissing: deleteMissing)
+        guard let record = started else { throw APIError(.internalServerError, "Import \(id) vanished before it started.") }
         return JSONResponse.response(record.jsonValue, status: .accepted, headers: [.location: "/api/imports/\(id)"])
     }
 
@@ -82,11 +97,17 @@ struct ImportsController<Context: RequestContext> {
             throw APIError(.internalServerError, "The server could not store the file to preview it; see the server's output.")
         }
         defer { try? FileManager.default.removeItem(atPath: path) }
+        // A local inventory file is named beside (or, when it reads as no product file, instead of) the products' preview.
+        let stock: JSONValue = (try? FileByteSource(path: path)).flatMap { StockImporter.recognise(source: $0) }
+            .map { .object(["format": .string($0.rawValue), "formatName": .string($0.displayName)]) } ?? .null
         do {
             let preview = try ImportPreview(source: try FileByteSource(path: path))
-            return JSONResponse.response(preview.jsonValue)
+            guard case .object(var members) = preview.jsonValue else { return JSONResponse.response(preview.jsonValue) }
+            members.append(.init("stock", stock))
+            return JSONResponse.response(.object(members))
         } catch let error as ImportError {
-            throw APIError(.unprocessableContent, error.pageMessage)
+            guard stock != .null else { throw APIError(.unprocessableContent, error.pageMessage) }
+            return JSONResponse.response(.object(["stock": stock, "productsError": .string(error.pageMessage)]))
         }
     }
 

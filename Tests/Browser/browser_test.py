@@ -912,7 +912,7 @@ class BrowserTest:
         self.wait(lambda: self.focused_text() == "ZZ-BROWSER-2", f"focus is on {self.focused_text()!r}, not the renamed row")
 
     def stock_by_store(self):
-        """A local inventory file imported beside the running server: a product's detail lists its stores and their
+        """A local inventory file imported from the page's import panel: a product's detail lists its stores and their
         sum, and the "In stock at" chip of a store filters the list to the API's page for it."""
         ids = [product["productId"] for product in self.server.get_json("/api/products", limit=30)["products"]]
         lines = ["store_code,id,quantity,availability", f"Old Town,{ids[0]},2,in_stock"]
@@ -921,7 +921,20 @@ class BrowserTest:
         stock = os.path.join(self.work, "local-inventory.csv")
         with open(stock, "w") as file:
             file.write("\n".join(lines) + "\n")
-        self.run_catalog("import-stock", stock, "--db", self.database, "--quiet")
+        # Uploaded through the page's import panel, which recognises a local inventory file.
+        self.choose_import_file(stock)
+        self.wait(lambda: "is a local inventory file (Google local inventory)" in self.element("import-preview-text").text,
+                  f"the preview does not name the stock file: {self.element('import-preview-text').text!r}")
+        self.wait(lambda: self.element("import-confirm").is_displayed(), "the preview did not lead to the choice of mode")
+        chosen = self.driver.execute_script("return document.querySelector('input[name=\"import-mode\"]:checked').value")
+        assert chosen == "stock-replace", f"the stock file's import is not a stock import by default: {chosen}"
+        assert self.element("import-start").text == "Replace the stock", "the button does not say what a stock import does"
+        self.element("import-start").click()
+        self.wait(lambda: self.element("import-summary").text != "" or self.element("import-error").text != "", "the stock import did not finish")
+        assert self.element("import-error").text == "", f"the stock import failed: {self.element('import-error').text}"
+        summary = self.element("import-summary").text
+        assert "Imported the stock" in summary and "2 stores have products in stock" in summary, f"the summary reads {summary!r}"
+        self.element("import-close").click()
         self.driver.get(self.server.url)
         whole = lambda: self.element("count").text.endswith(" products in the catalog")
         self.wait(whole, "the page did not list the catalog again")

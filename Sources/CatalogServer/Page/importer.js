@@ -1,4 +1,5 @@
-// Import on the page: choose a file, see how it will be read, choose replace or upsert, then follow it live.
+// Import on the page: choose a file, see how it will be read, choose replace or upsert (of the
+// products, or of the stock by store for a local inventory file), then follow it live.
 
 import { $ } from "./elements.js";
 import { counted, numberFormat, formatSeconds, formatBytes } from "./formats.js";
@@ -55,8 +56,21 @@ async function previewChosenFile() {
 }
 
 function showPreview(file, preview) {
+  // A local inventory file: the stock modes are offered (and chosen), and the product ones only when it also reads as products.
+  const stock = preview.stock;
+  for (const label of document.querySelectorAll(".stock-mode")) label.hidden = !stock;
+  for (const label of document.querySelectorAll(".product-mode")) label.hidden = Boolean(preview.productsError);
+  const chosen = stock ? "stock-replace" : "replace";
+  document.querySelector(`input[name="import-mode"][value="${chosen}"]`).checked = true;
+  const stockText = stock ? `${file.name} is a local inventory file (${stock.formatName}): it can set each product's quantity at each store. ` : "";
+  $("import-mapping").closest(".table-scroll").hidden = Boolean(preview.productsError);
+  if (preview.productsError) {
+    $("import-preview-text").textContent = stockText + "It does not read as a product file.";
+    $("import-extra").textContent = "";
+    return;
+  }
   const rejects = preview.rejects.length;
-  $("import-preview-text").textContent =
+  $("import-preview-text").textContent = stockText +
     `${file.name}: ${preview.formatName}, ${delimiterName(preview.delimiter)}, ${preview.encoding === "utf8" ? "UTF-8" : preview.encoding}. ` +
     `Key: ${preview.key}. ` +
     (rejects === 0 ? `The first ${counted(preview.products.length, "product")} read cleanly.` : `${counted(rejects, "row")} of the start would be rejected, for example line ${preview.rejects[0].line}: ${preview.rejects[0].reason}`);
@@ -83,6 +97,16 @@ function delimiterName(delimiter) {
 /** Says what the chosen mode will do, warning before a replace that would undo changes made here. */
 async function showConfirmation() {
   if (!previewed) return;
+  $("import-warning").hidden = true;
+  $("import-confirm").hidden = false;
+  if (mode().startsWith("stock-")) {
+    const replacing = mode() === "stock-replace";
+    $("import-start").textContent = replacing ? "Replace the stock" : "Update the stock";
+    $("import-mode-text").textContent = replacing
+      ? "The file becomes the stock by store: each product's quantity at each store it names; the products stay as they are."
+      : "The quantities of the products and stores the file names are set; the others stay as they are.";
+    return;
+  }
   const replace = mode() === "replace";
   $("import-start").textContent = replace ? "Replace the catalog" : "Add and update";
   $("import-warning").hidden = true;
@@ -124,7 +148,9 @@ async function startImport(event) {
   $("import-start").disabled = true;
   try {
     // The upload's own progress, in bytes; the import's phases follow on the same bar from 0.
-    const record = await upload(`/api/imports?mode=${mode()}`, file, "text/csv", (sent, total) => {
+    importingStock = mode().startsWith("stock-");
+    const path = importingStock ? `/api/imports?kind=stock&mode=${mode().slice("stock-".length)}` : `/api/imports?mode=${mode()}`;
+    const record = await upload(path, file, "text/csv", (sent, total) => {
       const percent = Math.floor((sent / total) * 100);
       $("import-progress").value = percent;
       $("import-phase").textContent = `Uploading ${file.name}: ${formatBytes(sent)} of ${formatBytes(total)} (${percent}%)`;
@@ -176,6 +202,14 @@ const PHASES = {
   writing: "Writing the new catalog",
   finishing: "Swapping in the new catalog",
 };
+/** A stock import's phases: it writes into the live catalog, in one transaction. */
+const STOCK_PHASES = {
+  loading: "Reading and checking rows",
+  writing: "Writing the stock by store",
+  finishing: "Counting the stores",
+};
+/** True while the import followed is a stock import. */
+let importingStock = false;
 
 /**
  * The bar and time left are the server's numbers for the whole import; the rate is the phase's.
@@ -184,7 +218,7 @@ const PHASES = {
 function showImportProgress(progress) {
   const fraction = progress.fractionCompleted ?? 0;
   $("import-progress").value = Math.min(99, Math.floor(fraction * 100));
-  $("import-phase").textContent = `${PHASES[progress.phase] || progress.phase}: ${Math.floor(fraction * 100)}%`;
+  $("import-phase").textContent = `${(importingStock ? STOCK_PHASES : PHASES)[progress.phase] || progress.phase}: ${Math.floor(fraction * 100)}%`;
   $("import-rows").textContent = numberFormat.format(progress.rowsRead);
   $("import-rate").textContent = numberFormat.format(Math.round(progress.rowsPerSecond));
   $("import-eta").textContent = progress.etaSeconds === null ? "–" : formatSeconds(progress.etaSeconds);
@@ -198,10 +232,14 @@ function importFinished(id, summary) {
   $("import-rate").textContent = numberFormat.format(summary.seconds > 0 ? Math.round(summary.rowsRead / summary.seconds) : summary.rowsRead);
   $("import-eta").textContent = "done";
   $("import-rejected").textContent = numberFormat.format(summary.rowsRejected);
-  const parts = [`${numberFormat.format(summary.rowsRead)} rows read`, `${numberFormat.format(summary.rowsRejected)} rejected`,
+  const rejected = `${numberFormat.format(summary.rowsRejected)} rejected` +
+    (summary.unknownProducts ? ` (${numberFormat.format(summary.unknownProducts)} naming a product the catalog does not hold)` : "");
+  const parts = [`${numberFormat.format(summary.rowsRead)} rows read`, rejected,
     `${numberFormat.format(summary.duplicates)} ${summary.duplicates === 1 ? "duplicate" : "duplicates"} collapsed`];
-  $("import-summary").textContent =
-    `Imported ${numberFormat.format(summary.rowsInserted)} products in ${formatSeconds(summary.seconds)}: ${parts.join(", ")}.`;
+  // A stock import's summary says what the stock holds now; a product import's, the products written.
+  $("import-summary").textContent = "stockRows" in summary
+    ? `Imported the stock in ${formatSeconds(summary.seconds)}: ${parts.join(", ")}. The catalog holds ${counted(summary.stockRows, "product–store quantity", "product–store quantities")}; ${counted(summary.stores, "store has", "stores have")} products in stock.`
+    : `Imported ${numberFormat.format(summary.rowsInserted)} products in ${formatSeconds(summary.seconds)}: ${parts.join(", ")}.`;
   showRejectsLink(id, summary.rowsRejected > 0);
   $("import-start").disabled = false;
   previewed = null;
@@ -216,7 +254,7 @@ function showRejectsLink(id, shown) {
 }
 
 async function importFailed(message, id = null) {
-  $("import-phase").textContent = "The import stopped; the catalog was not changed.";
+  $("import-phase").textContent = importingStock ? "The import stopped; the stock was not changed." : "The import stopped; the catalog was not changed.";
   setError(message);
   $("import-start").disabled = false;
   if (id === null) return;

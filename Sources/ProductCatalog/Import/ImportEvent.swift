@@ -7,6 +7,8 @@ public enum ImportEvent: Sendable, Equatable, JSONRepresentable {
     case progress(ImportProgress)
     /// The exact account of a finished import.
     case finished(ImportSummary)
+    /// The exact account of a finished stock import (``StockImporter``).
+    case stockFinished(StockImportSummary)
     /// Why the import stopped; the catalog is unchanged.
     case failed(String)
 
@@ -14,7 +16,7 @@ public enum ImportEvent: Sendable, Equatable, JSONRepresentable {
     public var name: String {
         switch self {
         case .progress: "progress"
-        case .finished: "finished"
+        case .finished, .stockFinished: "finished"
         case .failed: "failed"
         }
     }
@@ -62,6 +64,8 @@ public enum ImportEvent: Sendable, Equatable, JSONRepresentable {
                 "database": .string(summary.databasePath),
                 "rejects": .string(summary.rejectsPath),
             ])
+        case .stockFinished(let summary):
+            summary.jsonValue
         case .failed(let message):
             .object(["event": .string(name), "message": .string(message)])
         }
