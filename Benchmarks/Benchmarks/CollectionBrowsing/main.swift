@@ -89,6 +89,13 @@ try time("\"\(word)\" in the collection of \(options.members)") {
     _ = try search.page(query: word, filters: members)
     _ = try search.countMatches(query: word, filters: members, upTo: ProductSearch.queryCountCap + 1)
 }
+var navy = SearchFilters()
+navy.colors = ["Navy"]
+try time("peer: \"\(word)\", color Navy") {
+    _ = try search.page(query: word, filters: navy)
+    _ = try search.countMatches(query: word, filters: navy, upTo: ProductSearch.queryCountCap + 1)
+}
+try time("\"\(word)\" in the collection of \(options.members) (page alone)") { _ = try search.page(query: word, filters: members) }
 try time("collection of \(options.members) by price") {
     _ = try search.page(query: "", filters: members, sort: .price)
     _ = try search.countMatches(query: "", filters: members)
@@ -104,8 +111,8 @@ try time("collection of \(options.members), color Navy") {
     _ = try search.countMatches(query: "", filters: navyMembers)
 }
 try time("peer: color Navy") {
-    _ = try search.page(query: "", filters: { var filters = SearchFilters(); filters.colors = ["Navy"]; return filters }())
-    _ = try search.countMatches(query: "", filters: { var filters = SearchFilters(); filters.colors = ["Navy"]; return filters }())
+    _ = try search.page(query: "", filters: navy)
+    _ = try search.countMatches(query: "", filters: navy)
 }
 try time("smart: \"\(word)\" up to 30.00 by price") {
     _ = try search.page(query: word, filters: smartFilters, sort: .price)
