@@ -84,15 +84,7 @@ public actor ImportCoordinator {
         let input = InputSource.file(path: uploadPath(for: id))
         let job = importer.start(input: input, into: { [store, options] in store.makeSink(for: options) })
         records[id]?.status = .running
-        Task {
-            await self.follow(job, id: id) { summary in
-                // Clients learn where things are by URL, never by the server's own paths.
-                var summary = summary
-                summary.databasePath = (self.databasePath as NSString).lastPathComponent
-                summary.rejectsPath = summary.rejectsPath.map { _ in "/api/imports/\(id)/rejects" }
-                return .finished(summary)
-            }
-        }
+        Task { await self.follow(job, id: id) { .finished(self.forClients($0, id: id)) } }
         return records[id]
     }
 
@@ -104,14 +96,7 @@ public actor ImportCoordinator {
         importer.progressInterval = progressInterval
         let job = importer.start(input: InputSource.file(path: uploadPath(for: id)))
         records[id]?.status = .running
-        Task {
-            await self.follow(job, id: id) { summary in
-                var summary = summary
-                summary.databasePath = (self.databasePath as NSString).lastPathComponent
-                summary.rejectsPath = summary.rejectsPath.map { _ in "/api/imports/\(id)/rejects" }
-                return .stockFinished(summary)
-            }
-        }
+        Task { await self.follow(job, id: id) { .stockFinished(self.forClients($0, id: id)) } }
         return records[id]
     }
 
@@ -165,6 +150,14 @@ public actor ImportCoordinator {
         publish(final, for: id)
     }
 
+    /// `summary` as clients see it: they learn where things are by URL, never by the server's own paths.
+    private nonisolated func forClients<Summary: PathsOfImport>(_ summary: Summary, id: Int) -> Summary {
+        var summary = summary
+        summary.databasePath = (databasePath as NSString).lastPathComponent
+        summary.rejectsPath = summary.rejectsPath.map { _ in "/api/imports/\(id)/rejects" }
+        return summary
+    }
+
     /// The error's message for a web client: the upload's file is "the uploaded file", and no server path appears.
     private func message(for error: any Error, id: Int) -> String {
         if let error = error as? ImportError { return error.pageMessage }
@@ -204,3 +197,12 @@ public actor ImportCoordinator {
         }
     }
 }
+
+/// The server paths an import's summary names: the catalog and the rejects file.
+protocol PathsOfImport {
+    var databasePath: String { get set }
+    var rejectsPath: String? { get set }
+}
+
+extension ImportSummary: PathsOfImport {}
+extension StockImportSummary: PathsOfImport {}

@@ -98,33 +98,32 @@ extension Catalog.Collections {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Put products in a manual collection, by productId.")
 
-        @Argument(help: "The collection's name.")
-        var name: String
-
-        @Argument(help: "The productIds to put in it.")
-        var productIds: [String]
-
+        @OptionGroup var members: MembersArguments
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            try await change(name, productIds, removing: false, database)
+            try await change(members, removing: false, database)
         }
     }
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Take products out of a manual collection (they stay in the catalog).")
 
-        @Argument(help: "The collection's name.")
-        var name: String
-
-        @Argument(help: "The productIds to take out.")
-        var productIds: [String]
-
+        @OptionGroup var members: MembersArguments
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            try await change(name, productIds, removing: true, database)
+            try await change(members, removing: true, database)
         }
+    }
+
+    /// The collection and the products `add` and `remove` name.
+    struct MembersArguments: ParsableArguments {
+        @Argument(help: "The collection's name.")
+        var name: String
+
+        @Argument(help: "The productIds.")
+        var productIds: [String]
     }
 
     struct Delete: AsyncParsableCommand {
@@ -247,8 +246,9 @@ extension Catalog.Collections {
         }
     }
 
-    /// Puts `productIds` in the collection or takes them out, and says what happened.
-    static func change(_ name: String, _ productIds: [String], removing: Bool, _ database: DatabaseOptions) async throws {
+    /// Puts the products `members` names in its collection or takes them out, and says what happened.
+    static func change(_ members: MembersArguments, removing: Bool, _ database: DatabaseOptions) async throws {
+        let (name, productIds) = (members.name, members.productIds)
         let change = try await database.withCatalog { try await $0.changeCollection(name, adding: productIds, removing: removing) }
         let verb = removing ? "Took \(Formatting.count(change.changed)) out of" : "Put \(Formatting.count(change.changed)) in"
         Terminal.standardOutput.write("\(verb) \(ProductRules.trimmed(name).visibleOnTerminal).\n")

@@ -37,6 +37,21 @@ public enum CatalogSchema {
     ///
     /// Created by the first star. A replacing import carries the stars of the products it
     /// keeps into the new file; an upsert works on a copy, which keeps them all.
+    /// The triggers `<triggers>_delete` and `<triggers>_rename` that keep `table`'s rows (keyed
+    /// by `productId`) with their products: a product deleted takes its rows, one renamed keeps them.
+    static func followingProducts(_ table: String, triggers: String) -> String {
+        """
+        CREATE TRIGGER IF NOT EXISTS \(triggers)_delete AFTER DELETE ON \(Self.table) BEGIN
+          DELETE FROM \(table) WHERE productId = old.productId;
+        END;
+        CREATE TRIGGER IF NOT EXISTS \(triggers)_rename AFTER UPDATE OF productId ON \(Self.table)
+          WHEN old.productId IS NOT new.productId COLLATE BINARY BEGIN
+          UPDATE \(table) SET productId = new.productId WHERE productId = old.productId;
+        END;
+
+        """
+    }
+
     static let favoritesTable = "catalog_favorites"
     /// Creates ``favoritesTable`` when it is missing.
     static let createFavorites =

@@ -24,13 +24,7 @@ enum CollectionTable {
           collection TEXT NOT NULL COLLATE NOCASE, productId TEXT NOT NULL COLLATE NOCASE,
           PRIMARY KEY (collection, productId)) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS \(membersTable)_product ON \(membersTable) (productId);
-        CREATE TRIGGER IF NOT EXISTS collection_product_delete AFTER DELETE ON \(CatalogSchema.table) BEGIN
-          DELETE FROM \(membersTable) WHERE productId = old.productId;
-        END;
-        CREATE TRIGGER IF NOT EXISTS collection_product_rename AFTER UPDATE OF productId ON \(CatalogSchema.table)
-          WHEN old.productId IS NOT new.productId COLLATE BINARY BEGIN
-          UPDATE \(membersTable) SET productId = new.productId WHERE productId = old.productId;
-        END;
+        """ + CatalogSchema.followingProducts(membersTable, triggers: "collection_product") + """
         CREATE TRIGGER IF NOT EXISTS collection_member_insert AFTER INSERT ON \(membersTable) BEGIN
           UPDATE \(table) SET products = products + 1 WHERE name = new.collection;
         END;

@@ -27,14 +27,7 @@ enum StockTable {
           PRIMARY KEY (productId, store)) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS \(table)_store ON \(table) (store, productId) WHERE quantity > 0;
         CREATE TABLE IF NOT EXISTS \(storesTable) (store TEXT NOT NULL COLLATE NOCASE PRIMARY KEY, products INTEGER NOT NULL) WITHOUT ROWID;
-        CREATE TRIGGER IF NOT EXISTS stock_product_delete AFTER DELETE ON \(CatalogSchema.table) BEGIN
-          DELETE FROM \(table) WHERE productId = old.productId;
-        END;
-        CREATE TRIGGER IF NOT EXISTS stock_product_rename AFTER UPDATE OF productId ON \(CatalogSchema.table)
-          WHEN old.productId IS NOT new.productId COLLATE BINARY BEGIN
-          UPDATE \(table) SET productId = new.productId WHERE productId = old.productId;
-        END;
-        """ + countTriggers
+        """ + CatalogSchema.followingProducts(table, triggers: "stock_product") + countTriggers
 
     /// The triggers that keep ``storesTable`` exact through every write of a stock row; a bulk
     /// write drops them and counts again after (``recount(_:)``), which is faster.
