@@ -1001,12 +1001,14 @@ class BrowserTest:
         # A search saved as a smart collection, shown again from its chip.
         self.type_in_search("linen")
         self.wait(lambda: self.element("count").text.endswith("“linen”"), "the search for linen did not finish")
+        assert not self.element("collection-save-form").is_displayed(), "the form naming a collection shows before it is asked for"
         self.element("collection-save").click()
         self.wait(lambda: self.element("collection-save-name").is_displayed(), "the form naming the collection did not open")
         self.element("collection-save-name").send_keys("Browser linen")
         self.element("collection-save-form").find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
         self.wait(lambda: "smart collection “Browser linen”" in self.element("message").text, f"the search was not saved: {self.element('message').text!r}")
         self.wait(lambda: chip("Browser linen") is not None and chip("Browser linen").text.endswith(" smart"), "no chip for the smart collection")
+        assert not self.element("collection-save-form").is_displayed(), "the form naming the collection stayed open after saving"
         self.type_in_search("")
         self.wait(lambda: self.element("count").text.endswith(" products in the catalog"), "the list did not return to the catalog")
         chip("Browser linen").click()
