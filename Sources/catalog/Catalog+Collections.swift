@@ -145,7 +145,8 @@ extension Catalog.Collections {
             abstract: "Put products in manual collections from a file of collection,productId rows.",
             discussion: """
                 The header needs a collection column and a productId column (id, sku and offer_id \
-                are read as productId too); other columns are ignored. Collections the catalog \
+                are read as productId too, and a Shopify Handle names the product and all its \
+                variants); other columns are ignored. Collections the catalog \
                 lacks are made. Rows naming a product the catalog does not hold, or a smart \
                 collection, are rejected into the rejects file with their line and reason. \
                 --replace empties each collection the file names first. One transaction: a \

@@ -5,7 +5,8 @@
 ///     .run(source: try FileByteSource(path: "collections.csv"))
 /// ```
 ///
-/// Each record names a collection and a product. A collection the catalog lacks is made (manual);
+/// Each record names a collection and a product: by productId (`id`, `sku`, `offer_id`), or by
+/// a Shopify `Handle`, which names the product and all its variants. A collection the catalog lacks is made (manual);
 /// a record naming a product the catalog does not hold, a smart collection, no collection or a
 /// name that cannot be one is rejected with its line and reason into the rejects file. Upserting
 /// adds to the collections; replacing first empties each collection the file names (others keep
@@ -27,8 +28,10 @@ public struct CollectionImporter: Sendable {
     public var resolvedRejectsPath: String { rejectsPath ?? databasePath + ".collection-rejects.csv" }
 
     /// The header names read as the collection's and the product's column, ASCII case and `_`, `-` and spaces ignored.
-    static let collectionNames: Set<String> = ["collection", "collectionname", "collectiontitle"]
+    static let collectionNames: Set<String> = ["collection", "collectionname", "collectiontitle", "collectionhandle"]
     static let productNames: Set<String> = ["productid", "id", "sku", "offerid"]
+    /// A Shopify product's handle: it names the product and all its variants (`classic-tee`, `classic-tee/Red/M`…).
+    static let handleNames: Set<String> = ["handle", "producthandle"]
 
     /// Reads `source` and changes the collections it names.
     public func run(source: any ByteSource) throws -> CollectionImportSummary {
@@ -38,20 +41,24 @@ public struct CollectionImporter: Sendable {
         let header = try ImportReading.readHeader(reader, source: source, options: FeedReading()).strings.map(HeaderName.clean)
         let folded = header.map { String($0.lowercased().filter { !" _-".contains($0) }) }
         guard let collectionColumn = folded.firstIndex(where: Self.collectionNames.contains),
-              let productColumn = folded.firstIndex(where: Self.productNames.contains) else {
+              let productColumn = folded.firstIndex(where: Self.productNames.contains) ?? folded.firstIndex(where: Self.handleNames.contains) else {
             throw ImportError.collectionsHeader(source: source.name, header: header)
         }
+        let byHandle = Self.handleNames.contains(folded[productColumn])
         let rejects = RejectsFile(path: resolvedRejectsPath, header: header)
         var summary = CollectionImportSummary(databasePath: databasePath)
         do {
             try editor.write {
                 try editor.connection.execute(CollectionTable.createStatements)
                 let connection = editor.connection
+                // A handle is the product itself or the start of its variants' keys (`handle/option…`):
+                // '0' follows '/' in productId order, so the variants are one range of the key.
+                let matching = byHandle ? "(productId = ?2 OR (productId > ?2 || '/' AND productId < ?2 || '0'))" : "productId = ?2"
                 let add = try connection.prepare("""
                     INSERT OR IGNORE INTO \(CollectionTable.membersTable) (collection, productId)
-                      SELECT ?1, productId FROM \(CatalogSchema.table) WHERE productId = ?2
+                      SELECT ?1, productId FROM \(CatalogSchema.table) WHERE \(matching)
                     """)
-                let known = try connection.prepare("SELECT 1 FROM \(CatalogSchema.table) WHERE productId = ?1")
+                let known = try connection.prepare("SELECT 1 FROM \(CatalogSchema.table) WHERE \(matching.replacingOccurrences(of: "?2", with: "?1"))")
                 /// The collections met so far, by folded name: manual ones' stored names, and smart ones.
                 var manual: [String: String] = [:]
                 var smart: Set<String> = []
@@ -102,7 +109,7 @@ public struct CollectionImporter: Sendable {
                         try add.step()
                     }
                     if connection.changes > 0 {
-                        summary.added += 1
+                        summary.added += connection.changes
                     } else if try known.using({ try known.bind(1, productId); return try known.step() }) {
                         summary.alreadyThere += 1
                     } else {

@@ -80,6 +80,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.databasePath + ".collection-rejects.csv"))
     }
 
+    @Test func aShopifyHandleNamesTheProductAndEveryVariant() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV("productId,title\nclassic-tee/Red/M,Tee\nclassic-tee/Red/L,Tee\nCLASSIC-TEE/Blue/S,Tee\nclassic-teeshirt,Other\nclassic-tee0,Other\nmug,Mug\n")
+        let summary = try Self.run(fixture.databasePath, "Collection Handle,Handle\nsummer,classic-tee\nsummer,mug\nsummer,nothing\n")
+        #expect(summary.added == 4 && summary.unknownProducts == 1 && summary.rowsRejected == 1)
+        #expect(try CollectionTests.members(fixture.databasePath, "summer") == ["CLASSIC-TEE/Blue/S", "classic-tee/Red/L", "classic-tee/Red/M", "mug"])
+    }
+
     @Test func aFileWithoutTheColumnsChangesNothing() throws {
         let fixture = try CatalogFixture()
         try fixture.importCSV(CollectionTests.csv(CollectionTests.rows(0..<5)))
