@@ -122,6 +122,8 @@ extension APIError {
             self.init(.notFound, "No collection is named \"\(Self.short(name))\"; it may have been deleted.")
         case .smart(let name):
             self.init(.conflict, "\"\(Self.short(name))\" is a smart collection: it lists what its search finds, so products cannot be put in it or taken out.")
+        case .noColumn(let name, _):
+            self.init(.unprocessableContent, "The catalog has no column \"\(Self.short(name))\" to make collections from.")
         case .searchGiven(let name):
             self.init(.badRequest, "\"\(Self.short(name))\" is a smart collection, which brings its own search, filters and sort; ask for collection= alone.",
                       fields: ["collection": "Leave out q, prefix, the filters and sort, or choose a manual collection."])

@@ -23,10 +23,11 @@ extension Catalog {
                   catalog collections create "Cheap linen" linen --max-price 20 --sort price
                   catalog search --collection Summer
                   catalog collections import collections.csv
+                  catalog collections from-column Tags
                   catalog collections export --output collections.csv
                   catalog export --collection "Cheap linen" --output cheap-linen.csv
                 """,
-            subcommands: [List.self, Create.self, Add.self, Remove.self, Delete.self, Import.self, Export.self])
+            subcommands: [List.self, Create.self, Add.self, Remove.self, Delete.self, Import.self, FromColumn.self, Export.self])
     }
 }
 
@@ -193,6 +194,42 @@ extension Catalog.Collections {
             text += ".\n"
             if let rejectsPath = summary.rejectsPath { text += "Rejected rows, with line numbers and reasons: \(rejectsPath)\n" }
             Terminal.standardOutput.write(text)
+        }
+    }
+
+    struct FromColumn: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "from-column",
+            abstract: "Put each product in the manual collections a column of its names, such as a feed's Tags.",
+            discussion: """
+                For each product, the column's value is split at --separator (a comma: Shopify's \
+                and WooCommerce's Tags read "summer, linen") and the product goes into a manual \
+                collection of each name, made when the catalog lacks it. The column is a field \
+                (productType, brand, color…) or one of the feed's extra columns, ASCII case \
+                ignored. Run it again after an import to take in new products; it adds, never removes.
+                """)
+
+        @Argument(help: "The column: Tags, productType, brand, or any column the catalog kept.")
+        var column: String
+
+        @Option(help: "What separates the names in a value.")
+        var separator = ","
+
+        @Option(help: "The catalog file, made by `catalog import`.")
+        var db = "catalog.sqlite"
+
+        func validate() throws {
+            guard separator.count == 1 else { throw ValidationError("--separator is one character, such as , or ; or |.") }
+            if case .postgres = CatalogLocation(db) {
+                throw ValidationError("--db \(db): collections are kept in catalog files; PostgreSQL catalogs have none yet.")
+            }
+        }
+
+        func run() async throws {
+            let (column, separator, db) = (column, Character(separator), db)
+            let made = try await Task.detached { try CatalogEditor(databasePath: db).collectionsFromColumn(column, separator: separator) }.value
+            Terminal.standardOutput.write("Put \(Formatting.count(made.added)) \(made.added == 1 ? "product" : "products") into \(Formatting.count(made.collections)) "
+                + "\(made.collections == 1 ? "collection" : "collections") (\(Formatting.count(made.created)) new) from the column \(column.visibleOnTerminal).\n")
         }
     }
 

@@ -66,6 +66,19 @@ import Testing
         #expect(header.status == 1 && header.standardError.contains("a collection file needs the columns collection and productId"), "\(header.standardError)")
     }
 
+    @Test func aFeedsTagsBecomeCollections() throws {
+        let catalog = try CommandRunner()
+        try Data("Handle,Title,Tags,Variant Price\nlinen-shirt,Linen Shirt,\"summer, linen\",12.00\nwool-scarf,Wool Scarf,winter,15.00\n".utf8)
+            .write(to: URL(fileURLWithPath: catalog.directory + "/shopify.csv"))
+        #expect(try catalog.run(["import", "shopify.csv"]).status == 0)
+        let made = try catalog.run(["collections", "from-column", "tags"])
+        #expect(made.standardOutput == "Put 3 products into 3 collections (3 new) from the column tags.\n", "\(made.standardOutput)\(made.standardError)")
+        #expect(try catalog.run(["collections", "list"]).standardOutput == "linen: 1 product\nsummer: 1 product\nwinter: 1 product\n")
+        #expect(Self.ids(try catalog.run(["search", "--collection", "winter", "--json"]).standardOutput) == ["wool-scarf"])
+        let missing = try catalog.run(["collections", "from-column", "Labels"])
+        #expect(missing.status == 1 && missing.standardError.contains("the catalog has no column \"Labels\"; its columns are title, listPrice"), "\(missing.standardError)")
+    }
+
     static func ids(_ json: String) -> [String] {
         let page = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any]
         return (page?["products"] as? [[String: Any]] ?? []).compactMap { $0["productId"] as? String }

@@ -10,6 +10,8 @@ public enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible 
     case smart(name: String)
     /// A smart collection was asked for together with a query, filters or a sort: it brings its own.
     case searchGiven(name: String)
+    /// The catalog has no column `name` to make collections from; `columns` are those it has.
+    case noColumn(name: String, columns: [String])
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .notFound(let name): "no collection is named \"\(name)\"; `catalog collections list` shows their names"
         case .smart(let name): "\"\(name)\" is a smart collection: it lists what its search finds, so products cannot be put in or taken out by hand"
         case .searchGiven(let name): "\"\(name)\" is a smart collection, which brings its own search, filters and sort; ask for it alone"
+        case .noColumn(let name, let columns): "the catalog has no column \"\(name)\"; its columns are \(columns.joined(separator: ", "))"
         }
     }
 }

@@ -193,6 +193,37 @@ import Testing
         await catalog.close()
     }
 
+    @Test func aColumnOfTagsMakesCollectionsAsTheModelSays() throws {
+        let fixture = try CatalogFixture()
+        var random = SeededRandomGenerator(seed: 21)
+        let tags = ["summer", "Summer ", "linen", "sale", "", " ", "Smart one"]
+        var lines = ["productId,title,Tags"]
+        var model: [String: Set<String>] = [:]
+        for index in 0..<200 {
+            let chosen = (0..<Int(random.next() % 4)).map { _ in tags.randomElement(using: &random)! }
+            lines.append("T-\(index),Tee,\"\(chosen.joined(separator: ","))\"")
+            for tag in chosen {
+                let name = ProductRules.trimmed(tag)
+                guard !name.isEmpty, name != "Smart one" else { continue }
+                model[name.lowercased(), default: []].insert("T-\(index)")
+            }
+        }
+        try fixture.importCSV(lines.joined(separator: "\n") + "\n")
+        let editor = try CatalogEditor(databasePath: fixture.databasePath)
+        try editor.createCollection("smart ONE", search: SavedSearch(text: "tee"))
+        let made = try editor.collectionsFromColumn("tags")
+        #expect(made.added == model.values.map(\.count).reduce(0, +) && made.created == model.count && made.collections == model.count + 1)
+        for (name, members) in model {
+            #expect(Set(try Self.members(fixture.databasePath, name)) == members, "\(name)")
+        }
+        #expect(try ProductSearch(databasePath: fixture.databasePath).collection(named: "smart one")?.search == SavedSearch(text: "tee"))
+        // Again: nothing new; by a field: a collection per type.
+        #expect(try editor.collectionsFromColumn("Tags").added == 0)
+        #expect(try editor.collectionsFromColumn("title") == { var made = ColumnCollections(); made.added = 200; made.collections = 1; made.created = 1; return made }())
+        #expect(throws: EditError.self) { try editor.collectionsFromColumn("Nope") }
+        #expect(throws: EditError.self) { try editor.collectionsFromColumn("productId") }
+    }
+
     @Test("names: trimmed, not empty, not too long, no control characters", arguments: [
         ("  Summer  ", "Summer"), ("", nil), ("   ", nil), ("a\tb", nil), (String(repeating: "é", count: 101), nil), (String(repeating: "x", count: 200), String(repeating: "x", count: 200)),
     ] as [(String, String?)])
