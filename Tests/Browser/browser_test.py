@@ -964,7 +964,8 @@ class BrowserTest:
 
     def collections(self):
         """Rows selected and added to a new collection; its chip beside the search shows it as the list, with its
-        count; the export link downloads exactly it; a search saved as a smart collection comes back from its chip."""
+        count; the export link downloads exactly it; a selected row is taken out, and the collection deleted after a
+        question; a search saved as a smart collection comes back from its chip."""
         self.type_in_search("shirt")
         self.wait(lambda: self.element("count").text.endswith("“shirt”"), "the search for shirt did not finish")
         self.wait(lambda: len(self.row_ids()) >= 20, "the search for shirt listed fewer than 20 products")
@@ -995,9 +996,30 @@ class BrowserTest:
         csv_text = self.server.get_text(href.path + "?" + href.query)
         exported = [row["productId"] for row in csv.DictReader(csv_text.splitlines(keepends=True))]
         assert sorted(exported) == sorted(ids), f"the collection's export holds {exported}"
-        # Pressed again, the chip leaves the collection.
+        # Pressed again, the chip leaves the collection; pressed once more, it shows it again.
         chip("Browser picks").click()
         self.wait(lambda: self.element("count").text.endswith(" products in the catalog"), "pressing the chip again did not leave the collection")
+        assert not self.element("collection-bar").is_displayed(), "the collection's bar stayed after leaving it"
+        chip("Browser picks").click()
+        self.wait(lambda: self.element("count").text == "3 products in the collection “Browser picks”", "the chip did not show the collection again")
+        # One selected row taken out of it.
+        self.wait(lambda: self.element("loading").get_attribute("hidden") is not None, "a page is still loading")
+        self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{ids[0]}"] .select-box').click()
+        self.wait(lambda: self.element("bulk-collection-remove").is_displayed(), "no way to take the selected rows out of the collection")
+        self.element("bulk-collection-remove").click()
+        self.wait(lambda: self.element("count").text == "2 products in the collection “Browser picks”", f"taking one out left {self.element('count').text!r}")
+        assert ids[0] not in self.row_ids(), "the product taken out is still listed"
+        assert self.server.get_json("/api/products/" + urllib.parse.quote(ids[0]))["productId"] == ids[0], "taking a product out deleted it"
+        # Deleted after a question; its products stay.
+        self.element("collection-delete").click()
+        self.wait(lambda: self.element("collection-delete-yes").is_displayed(), "no question before deleting the collection")
+        self.element("collection-delete-no").click()
+        assert self.element("count").text == "2 products in the collection “Browser picks”", "keeping the collection changed the list"
+        self.element("collection-delete").click()
+        self.element("collection-delete-yes").click()
+        self.wait(lambda: self.element("count").text.endswith(" products in the catalog"), "deleting the collection did not list the catalog")
+        self.wait(lambda: chip("Browser picks") is None, "the deleted collection's chip stayed")
+        assert all(c["name"] != "Browser picks" for c in self.server.get_json("/api/collections")["collections"]), "the collection was not deleted"
         # A search saved as a smart collection, shown again from its chip.
         self.type_in_search("linen")
         self.wait(lambda: self.element("count").text.endswith("“linen”"), "the search for linen did not finish")
@@ -1371,7 +1393,7 @@ class BrowserTest:
         self.check("a rename lists the product under its new productId, focused", self.rename_product)
         self.check("variants in the detail; a picture cropped square, stored and shown", self.variants_and_image)
         self.check("a product's stock table; the \"In stock at\" chip of a store filters the list", self.stock_by_store)
-        self.check("selected rows added to a new collection, shown from its chip and exported; a search saved as a smart one", self.collections)
+        self.check("selected rows added to a new collection, shown from its chip and exported, one taken out, the collection deleted; a search saved as a smart one", self.collections)
         self.check("a star from the keyboard puts the product first and marks it", self.favorites)
         self.check("a PNG and an empty file get the page's own words", self.import_errors)
         self.check("the import previews, warns before replacing edits, and keeps the star", self.upload_csv)

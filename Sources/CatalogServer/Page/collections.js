@@ -1,5 +1,6 @@
 // Collections beside the search: a chip per collection (a manual one with its count), which shows
-// it as the list; the selected rows added to one, new or existing; the search saved as a smart one.
+// it as the list; the selected rows added to one, new or existing, or taken out of the one shown;
+// the one shown deleted (after a question); the search saved as a smart one.
 // A collection is shown by going to the address of its search (`collection=Summer`, or a smart
 // one's own `q=linen&sort=price`), so Back, reload and the export links follow it like any search.
 
@@ -51,15 +52,63 @@ function render() {
   const names = $("collection-names");
   names.replaceChildren(...collections.filter((entry) => entry.kind === "manual").map((entry) => new Option(entry.name)));
   const manual = state.list.filters.collection[0];
-  $("collection-heading").hidden = !manual;
+  if ($("collection-heading").textContent !== `Collection “${manual}”`) askDelete(false);
+  $("collection-bar").hidden = !manual;
   $("collection-heading").textContent = manual ? `Collection “${manual}”` : "";
+  $("bulk-collection-remove").hidden = !manual;
+  $("bulk-collection-remove").textContent = manual ? `Take out of “${manual}”` : "";
+}
+
+/** Shows (or hides) the question before the collection shown is deleted. */
+function askDelete(asking) {
+  $("collection-delete").hidden = asking;
+  $("collection-delete-confirm").hidden = !asking;
+  $("collection-delete-question").textContent = asking ? `Delete the collection “${state.list.filters.collection[0]}”? Its products stay in the catalog.` : "";
+  if (asking) $("collection-delete-no").focus();
+}
+
+/** Goes to the address `search` (with `?`, or empty for the whole catalog), as Back would show it. */
+function go(search) {
+  history.pushState({ product: null }, "", location.pathname + (search ? "?" + search : ""));
+  window.dispatchEvent(new PopStateEvent("popstate"));
+}
+
+/** Deletes the collection shown, then lists the whole catalog. */
+async function deleteShown() {
+  const name = state.list.filters.collection[0];
+  askDelete(false);
+  try {
+    await request(`/api/collections/${encodeURIComponent(name)}`, { method: "DELETE" });
+  } catch (error) {
+    showMessage(`The collection was not deleted: ${error.message}`, true);
+    return;
+  }
+  showMessage(`Deleted the collection “${name}”; its products stay in the catalog.`);
+  go("");
+  await loadCollections();
+}
+
+/** Takes the selected products out of the collection shown. */
+async function removeSelected() {
+  const name = state.list.filters.collection[0];
+  const productIds = [...state.selection];
+  if (!name || productIds.length === 0) return;
+  let answer;
+  try {
+    answer = await request(`/api/collections/${encodeURIComponent(name)}/products`, { method: "DELETE", json: { productIds } });
+  } catch (error) {
+    showMessage(`Nothing was taken out: ${error.message}`, true);
+    return;
+  }
+  showMessage(`Took ${counted(answer.changed, "product")} out of “${answer.collection.name}”, which holds ${counted(answer.collection.products, "product")}.`);
+  state.selection.clear();
+  await loadCollections();
+  await search();
 }
 
 /** Shows a collection: its search becomes the address and the list (as Back would show it); the chip of the one shown leaves it for the whole catalog. */
 function show(chip) {
-  const target = chip.getAttribute("aria-pressed") === "true" ? "" : new URLSearchParams(chip.dataset.search).toString();
-  history.pushState({ product: null }, "", location.pathname + (target ? "?" + target : ""));
-  window.dispatchEvent(new PopStateEvent("popstate"));
+  go(chip.getAttribute("aria-pressed") === "true" ? "" : new URLSearchParams(chip.dataset.search).toString());
 }
 
 /** Puts the selected products in the collection typed, making it when it is new. */
@@ -123,6 +172,13 @@ export function wireCollections() {
     const name = $("bulk-collection").value.trim();
     if (name) addSelected(name);
   });
+  $("collection-delete").addEventListener("click", () => askDelete(true));
+  $("collection-delete-no").addEventListener("click", () => {
+    askDelete(false);
+    $("collection-delete").focus();
+  });
+  $("collection-delete-yes").addEventListener("click", deleteShown);
+  $("bulk-collection-remove").addEventListener("click", removeSelected);
   $("collection-save").addEventListener("click", () => toggleSaveForm($("collection-save-form").hidden));
   $("collection-save-cancel").addEventListener("click", () => toggleSaveForm(false));
   $("collection-save-form").addEventListener("submit", (event) => {
