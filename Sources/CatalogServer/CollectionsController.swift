@@ -10,6 +10,7 @@ struct CollectionsController<Context: RequestContext> {
         let routes = RouteCollection(context: Context.self)
         routes.getAndHead(use: list)
         routes.post(use: create)
+        routes.post("import", use: importFile)
         routes.getAndHead("{name}", use: show)
         routes.delete("{name}", use: remove)
         routes.post("{name}/products", use: addProducts)
@@ -59,6 +60,35 @@ struct CollectionsController<Context: RequestContext> {
         return JSONResponse.response(collection.jsonValue, status: .created,
                                      headers: [.location: "/api/collections/" + ProductIdPath.encode(collection.name)])
     }
+
+    /// `POST /import?mode=upsert|replace` with a `collection,productId` CSV as the body (`text/csv`):
+    /// puts its products into manual collections, made when missing (see ``CollectionImporter``;
+    /// `replace` empties each collection the file names first), and answers the summary of
+    /// `catalog collections import --json` with the first rejected rows' lines and reasons.
+    @Sendable func importFile(request: Request, context: Context) async throws -> Response {
+        try ContentType.requireUpload(request)
+        let mode: ImportMode
+        switch FormQuery(request.uri.query)["mode"] {
+        case nil, "", "upsert": mode = .upsert
+        case "replace": mode = .replace
+        default: throw APIError(.badRequest, "mode is upsert (put the file's products in) or replace (each collection the file names holds exactly its products).",
+                                fields: ["mode": "Use upsert or replace."])
+        }
+        var request = request
+        let body = try await request.collectBody(upTo: Self.maxFileBytes)
+        guard body.readableBytes > 0 else { throw APIError(.badRequest, "The file is empty; choose a CSV file with collection and productId columns.") }
+        do {
+            var summary = try await store.importCollections(from: .bytes(Array(body.readableBytesView)), mode: mode)
+            summary.databasePath = (summary.databasePath as NSString).lastPathComponent
+            summary.rejectsPath = nil
+            return JSONResponse.response(summary.jsonValue)
+        } catch let error as ImportError {
+            throw APIError(.unprocessableContent, error.pageMessage)
+        }
+    }
+
+    /// The largest collection file the server reads in one request (about a million rows).
+    static var maxFileBytes: Int { 64 << 20 }
 
     /// `DELETE /{name}`: deletes the collection (204); its products stay.
     @Sendable func remove(request: Request, context: Context) async throws -> Response {

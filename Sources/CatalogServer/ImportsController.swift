@@ -100,14 +100,17 @@ struct ImportsController<Context: RequestContext> {
         // A local inventory file is named beside (or, when it reads as no product file, instead of) the products' preview.
         let stock: JSONValue = (try? FileByteSource(path: path)).flatMap { StockImporter.recognise(source: $0) }
             .map { .object(["format": .string($0.rawValue), "formatName": .string($0.displayName)]) } ?? .null
+        // So is a collection file (`collection,productId` rows).
+        let collections = (try? FileByteSource(path: path)).map { CollectionImporter.recognises(source: $0) } ?? false
         do {
             let preview = try ImportPreview(source: try FileByteSource(path: path))
             guard case .object(var members) = preview.jsonValue else { return JSONResponse.response(preview.jsonValue) }
             members.append(.init("stock", stock))
+            members.append(.init("collections", .bool(collections)))
             return JSONResponse.response(.object(members))
         } catch let error as ImportError {
-            guard stock != .null else { throw APIError(.unprocessableContent, error.pageMessage) }
-            return JSONResponse.response(.object(["stock": stock, "productsError": .string(error.pageMessage)]))
+            guard stock != .null || collections else { throw APIError(.unprocessableContent, error.pageMessage) }
+            return JSONResponse.response(.object(["stock": stock, "collections": .bool(collections), "productsError": .string(error.pageMessage)]))
         }
     }
 

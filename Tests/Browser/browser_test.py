@@ -1020,6 +1020,21 @@ class BrowserTest:
         self.wait(lambda: self.element("count").text.endswith(" products in the catalog"), "deleting the collection did not list the catalog")
         self.wait(lambda: chip("Browser picks") is None, "the deleted collection's chip stayed")
         assert all(c["name"] != "Browser picks" for c in self.server.get_json("/api/collections")["collections"]), "the collection was not deleted"
+        # A collection file from the import panel, recognised as one.
+        members = os.path.join(self.work, "collections.csv")
+        with open(members, "w") as file:
+            file.write(f"collection,productId\nBrowser file,{ids[1]}\nBrowser file,{ids[2]}\nBrowser file,ZZ-NOWHERE\n")
+        self.choose_import_file(members)
+        self.wait(lambda: "is a collection file" in self.element("import-preview-text").text,
+                  f"the preview does not name the collection file: {self.element('import-preview-text').text!r}")
+        self.wait(lambda: self.element("import-confirm").is_displayed(), "the preview did not lead to the choice of mode")
+        assert self.element("import-start").text == "Put into collections", f"the button reads {self.element('import-start').text!r}"
+        self.element("import-start").click()
+        self.wait(lambda: self.element("import-summary").text != "" or self.element("import-error").text != "", "the collection file was not imported")
+        summary = self.element("import-summary").text
+        assert "Put 2 products into 1 collection (1 new)" in summary and "1 rejected" in summary and "ZZ-NOWHERE" in summary, f"the summary reads {summary!r}"
+        self.element("import-close").click()
+        self.wait(lambda: chip("Browser file") is not None and chip("Browser file").text.endswith(" 2"), "no chip for the imported collection counting 2")
         # A search saved as a smart collection, shown again from its chip.
         self.type_in_search("linen")
         self.wait(lambda: self.element("count").text.endswith("“linen”"), "the search for linen did not finish")
@@ -1393,7 +1408,7 @@ class BrowserTest:
         self.check("a rename lists the product under its new productId, focused", self.rename_product)
         self.check("variants in the detail; a picture cropped square, stored and shown", self.variants_and_image)
         self.check("a product's stock table; the \"In stock at\" chip of a store filters the list", self.stock_by_store)
-        self.check("selected rows added to a new collection, shown from its chip and exported, one taken out, the collection deleted; a search saved as a smart one", self.collections)
+        self.check("selected rows added to a new collection, shown from its chip and exported, one taken out, the collection deleted; a collection file imported; a search saved as a smart one", self.collections)
         self.check("a star from the keyboard puts the product first and marks it", self.favorites)
         self.check("a PNG and an empty file get the page's own words", self.import_errors)
         self.check("the import previews, warns before replacing edits, and keeps the star", self.upload_csv)

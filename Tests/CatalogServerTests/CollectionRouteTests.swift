@@ -60,6 +60,38 @@ import Testing
         }
     }
 
+    @Test func aCollectionFileIsPreviewedAndImported() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.application().test(.router) { client in
+            let file = "collection,productId\nSummer,p1\nSummer,P5\nSummer,NOPE\nWinter,P3\n"
+            let preview = try await client.execute(uri: "/api/imports/preview", method: .post, headers: csvUpload, body: ByteBuffer(string: file)).json()
+            #expect(preview["collections"] as? Bool == true && preview["stock"] is NSNull, "\(preview)")
+            let products = try await client.execute(uri: "/api/imports/preview", method: .post, headers: csvUpload,
+                                                    body: ByteBuffer(string: SearchFilterRouteTests.csv)).json()
+            #expect(products["collections"] as? Bool == false)
+
+            let imported = try await client.execute(uri: "/api/collections/import", method: .post, headers: csvUpload, body: ByteBuffer(string: file))
+            #expect(imported.status == .ok)
+            let summary = try imported.json()
+            #expect(summary["added"] as? Int == 3 && summary["rowsRejected"] as? Int == 1 && summary["collectionsCreated"] as? Int == 2, "\(summary)")
+            #expect((summary["firstRejects"] as? [[String: Any]])?.first?["line"] as? Int == 4 && summary["rejects"] is NSNull)
+            #expect(summary["catalog"] as? String == "catalog.sqlite")
+            let replaced = try await client.execute(uri: "/api/collections/import?mode=replace", method: .post, headers: csvUpload,
+                                                    body: ByteBuffer(string: "collection,productId\nSummer,P2\n")).json()
+            #expect(replaced["removed"] as? Int == 2 && replaced["added"] as? Int == 1)
+            let summer = try await client.execute(uri: "/api/products?collection=summer", method: .get)
+            #expect(try summer.productIds() == ["P2"])
+            #expect(try await client.execute(uri: "/api/products?collection=winter", method: .get).productIds() == ["P3"])
+
+            let wrong = try await client.execute(uri: "/api/collections/import", method: .post, headers: csvUpload, body: ByteBuffer(string: "name,productId\nA,P1\n"))
+            #expect(wrong.status == .unprocessableContent)
+            let json = try await client.execute(uri: "/api/collections/import", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: file))
+            #expect(json.status == .unsupportedMediaType)
+        }
+    }
+
     @Test func anotherSiteCannotMakeOrFillACollection() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }

@@ -1,5 +1,6 @@
 // Import on the page: choose a file, see how it will be read, choose replace or upsert (of the
-// products, or of the stock by store for a local inventory file), then follow it live.
+// products, of the stock by store for a local inventory file, or of the collections a collection
+// file names), then follow it live.
 
 import { $ } from "./elements.js";
 import { counted, numberFormat, formatSeconds, formatBytes } from "./formats.js";
@@ -7,6 +8,7 @@ import { request, upload, ApiError, Unreachable } from "./api.js";
 import { FIELDS } from "./fields.js";
 import { search } from "./list.js";
 import { loadFavorites } from "./favorites.js";
+import { loadCollections } from "./collections.js";
 
 const PREVIEW_BYTES = 1024 * 1024;
 let events = null;
@@ -57,12 +59,16 @@ async function previewChosenFile() {
 
 function showPreview(file, preview) {
   // A local inventory file: the stock modes are offered (and chosen), and the product ones only when it also reads as products.
+  // So is a collection file (collection,productId rows): putting its products into collections is chosen.
   const stock = preview.stock;
+  const collections = preview.collections === true;
   for (const label of document.querySelectorAll(".stock-mode")) label.hidden = !stock;
+  for (const label of document.querySelectorAll(".collections-mode")) label.hidden = !collections;
   for (const label of document.querySelectorAll(".product-mode")) label.hidden = Boolean(preview.productsError);
-  const chosen = stock ? "stock-replace" : "replace";
+  const chosen = stock ? "stock-replace" : collections ? "collections-upsert" : "replace";
   document.querySelector(`input[name="import-mode"][value="${chosen}"]`).checked = true;
-  const stockText = stock ? `${file.name} is a local inventory file (${stock.formatName}): it can set each product's quantity at each store. ` : "";
+  const stockText = (stock ? `${file.name} is a local inventory file (${stock.formatName}): it can set each product's quantity at each store. ` : "") +
+    (collections ? `${file.name} is a collection file: it can put products into collections by name. ` : "");
   $("import-mapping").closest(".table-scroll").hidden = Boolean(preview.productsError);
   if (preview.productsError) {
     $("import-preview-text").textContent = stockText + "It does not read as a product file.";
@@ -99,6 +105,14 @@ async function showConfirmation() {
   if (!previewed) return;
   $("import-warning").hidden = true;
   $("import-confirm").hidden = false;
+  if (mode().startsWith("collections-")) {
+    const replacing = mode() === "collections-replace";
+    $("import-start").textContent = replacing ? "Replace those collections' products" : "Put into collections";
+    $("import-mode-text").textContent = replacing
+      ? "Each collection the file names holds exactly the file's products for it; other collections and the products stay as they are."
+      : "Each product goes into the collection its row names, made when it is new; nothing is taken out.";
+    return;
+  }
   if (mode().startsWith("stock-")) {
     const replacing = mode() === "stock-replace";
     $("import-start").textContent = replacing ? "Replace the stock" : "Update the stock";
@@ -146,6 +160,7 @@ async function startImport(event) {
   }
   resetImportStatus();
   $("import-start").disabled = true;
+  if (mode().startsWith("collections-")) return importCollections(file, mode().slice("collections-".length));
   try {
     // The upload's own progress, in bytes; the import's phases follow on the same bar from 0.
     importingStock = mode().startsWith("stock-");
@@ -160,6 +175,35 @@ async function startImport(event) {
   } catch (error) {
     importFailed(error instanceof ApiError ? error.message : "The upload failed: the server cannot be reached. The catalog was not changed.");
   }
+}
+
+/** Sends a collection file in one request, which answers when its products are in their collections. */
+async function importCollections(file, collectionsMode) {
+  $("import-phase").textContent = `Putting the products of ${file.name} into collections…`;
+  let summary;
+  try {
+    summary = await request(`/api/collections/import?mode=${collectionsMode}`, { method: "POST", body: file, contentType: "text/csv" });
+  } catch (error) {
+    $("import-start").disabled = false;
+    $("import-phase").textContent = "The collections were not changed.";
+    setError(error instanceof ApiError ? error.message : "The server cannot be reached; the collections were not changed.");
+    return;
+  }
+  $("import-progress").value = 100;
+  $("import-phase").textContent = "Done: 100%";
+  $("import-rows").textContent = numberFormat.format(summary.rowsRead);
+  $("import-rejected").textContent = numberFormat.format(summary.rowsRejected);
+  $("import-eta").textContent = "done";
+  const rejected = summary.firstRejects.length ? ` For example, line ${summary.firstRejects[0].line}: ${summary.firstRejects[0].reason}.` : "";
+  $("import-summary").textContent =
+    `Put ${counted(summary.added, "product")} into ${counted(summary.collections, "collection")} (${numberFormat.format(summary.collectionsCreated)} new)` +
+    `${summary.removed ? `, after taking ${numberFormat.format(summary.removed)} out` : ""}; ${numberFormat.format(summary.alreadyThere)} already there, ` +
+    `${numberFormat.format(summary.rowsRejected)} rejected.${rejected}`;
+  $("import-start").disabled = false;
+  previewed = null;
+  $("import-confirm").hidden = true;
+  $("import-preview").hidden = true;
+  await loadCollections();
 }
 
 function resetImportStatus() {

@@ -60,6 +60,8 @@ public protocol CatalogEngine: Sendable {
     func deleteCollection(_ name: String) async throws
     /// Puts `productIds` in a manual collection, or with `removing` takes them out.
     func changeCollection(_ name: String, adding productIds: [String], removing: Bool) async throws -> CollectionChange
+    /// Puts the products a `collection,productId` file names into manual collections (see ``CollectionImporter``).
+    func importCollections(from source: InputSource, mode: ImportMode) async throws -> CollectionImportSummary
     /// Adds `product`, creating an empty catalog first when there is none yet.
     func add(_ product: Product) async throws -> Product
     /// Replaces the product with `productId` by `product`.

@@ -150,6 +150,11 @@ public final class SQLiteCatalog: CatalogEngine {
         }
     }
 
+    public func importCollections(from source: InputSource, mode: ImportMode) async throws -> CollectionImportSummary {
+        let path = databasePath
+        return try await writing.run { _ in try CollectionImporter(databasePath: path, mode: mode).run(source: try source.open()) }
+    }
+
     /// Adds `product`, creating an empty catalog first when there is none yet.
     public func add(_ product: Product) async throws -> Product {
         let path = databasePath

@@ -33,6 +33,18 @@ public struct CollectionImporter: Sendable {
     /// A Shopify product's handle: it names the product and all its variants (`classic-tee`, `classic-tee/Red/M`…).
     static let handleNames: Set<String> = ["handle", "producthandle"]
 
+    /// True when `header` (cleaned as an import cleans it) has the columns a collection file needs.
+    public static func recognises(header: [String]) -> Bool {
+        let folded = header.map { String($0.lowercased().filter { !" _-".contains($0) }) }
+        return folded.contains(where: collectionNames.contains)
+            && (folded.contains(where: productNames.contains) || folded.contains(where: handleNames.contains))
+    }
+
+    /// True when `source` starts with the header of a collection file.
+    public static func recognises(source: any ByteSource) -> Bool {
+        ImportReading.cleanHeader(of: source).map(recognises(header:)) ?? false
+    }
+
     /// Reads `source` and changes the collections it names.
     public func run(source: any ByteSource) throws -> CollectionImportSummary {
         let editor = try CatalogEditor(databasePath: databasePath)
@@ -70,6 +82,9 @@ public struct CollectionImporter: Sendable {
                     func reject(_ reason: String) throws {
                         try record.withFields { try rejects.write(line: line, reason: reason, fields: $0) }
                         summary.rowsRejected += 1
+                        if summary.firstRejects.count < CollectionImportSummary.firstRejectsKept {
+                            summary.firstRejects.append(.init(line: line, reason: reason))
+                        }
                     }
                     if let malformation = record.malformation {
                         try reject("the row is not valid CSV: \(malformation)")
@@ -169,6 +184,17 @@ public struct CollectionImportSummary: Sendable, Equatable {
     public var databasePath: String
     /// The rejects file, when a record was rejected.
     public var rejectsPath: String?
+    /// The first ``firstRejectsKept`` rejected records' lines and reasons, for a summary on screen.
+    public var firstRejects: [Reject] = []
+
+    /// How many rejected records ``firstRejects`` keeps.
+    public static let firstRejectsKept = 20
+
+    /// A rejected record's line and the reason.
+    public struct Reject: Sendable, Equatable {
+        public var line: Int
+        public var reason: String
+    }
 
     public init(databasePath: String) {
         self.databasePath = databasePath
@@ -190,6 +216,7 @@ extension CollectionImportSummary: JSONRepresentable {
             "collectionsCreated": .int(collectionsCreated),
             "catalog": .string(databasePath),
             "rejects": .string(rejectsPath),
+            "firstRejects": .array(firstRejects.map { .object(["line": .int($0.line), "reason": .string($0.reason)]) }),
         ])
     }
 }

@@ -89,9 +89,7 @@ extension StockImporter {
 
     /// The stock format `source`'s header names, or nil when it is no stock file (or no CSV).
     public static func recognise(source: any ByteSource, reading: FeedReading = FeedReading()) -> StockFormat? {
-        let reader = CSVReader(source: source, options: CSVReader.Options(
-            delimiter: reading.delimiter, chunkSize: reading.chunkSize, maxFieldBytes: reading.maxFieldBytes))
-        guard let header = try? ImportReading.readHeader(reader, source: source, options: reading).strings.map(HeaderName.clean) else { return nil }
+        guard let header = ImportReading.cleanHeader(of: source, reading: reading) else { return nil }
         return try? StockLayout(header: header).format
     }
 }

@@ -45,6 +45,13 @@ struct ImportReading {
 
     /// Reads the header record of `source`, refusing what is not a CSV: a known binary file, an
     /// empty one, a first megabyte without a line end, a header that is not valid CSV.
+    /// The header of `source`, its names cleaned as imports clean them; nil when it has none (or is no CSV).
+    static func cleanHeader(of source: any ByteSource, reading: FeedReading = FeedReading()) -> [String]? {
+        let reader = CSVReader(source: source, options: CSVReader.Options(
+            delimiter: reading.delimiter, chunkSize: reading.chunkSize, maxFieldBytes: reading.maxFieldBytes))
+        return try? readHeader(reader, source: source, options: reading).strings.map(HeaderName.clean)
+    }
+
     static func readHeader(_ reader: CSVReader, source: any ByteSource, options: FeedReading) throws -> CSVRecord {
         let leading = try Self.reading { try reader.leadingBytes() }
         if let signature = leading.withUnsafeBufferPointer(FileSignature.of) {

@@ -107,6 +107,10 @@ public actor PostgresCatalog: CatalogEngine {
         throw EngineError.notKept(catalog: self.name, what: "collections")
     }
 
+    public func importCollections(from source: InputSource, mode: ImportMode) async throws -> CollectionImportSummary {
+        throw EngineError.notKept(catalog: self.name, what: "collections")
+    }
+
     public func productCount() async throws -> Int {
         try await reading(0) { try await $0.productCount() }
     }
