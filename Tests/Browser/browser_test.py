@@ -960,6 +960,13 @@ class BrowserTest:
             f"the address does not keep the store: {self.driver.current_url}"
         self.driver.execute_script(f"document.querySelector('{chip}').click()")
         self.wait(whole, "pressing the chip again did not lift the filter")
+        # In stock anywhere: the box in the filters, counted as the API counts it, kept in the address.
+        in_stock = self.server.get_json("/api/products", inStock="true", limit=1)["count"]
+        self.element("filter-inStock").click()
+        self.wait(lambda: self.element("count").text == f"{in_stock:,} products with the chosen values", f"in stock counts {self.element('count').text!r}")
+        assert "inStock=true" in self.driver.current_url, f"the address does not keep in stock: {self.driver.current_url}"
+        self.element("filter-inStock").click()
+        self.wait(whole, "unticking In stock did not lift the filter")
         self.show_filters(False)
 
     def collections(self):
@@ -1407,7 +1414,7 @@ class BrowserTest:
         self.check("Escape asks before losing typed text; a field error; focus on the saved row", self.add_product)
         self.check("a rename lists the product under its new productId, focused", self.rename_product)
         self.check("variants in the detail; a picture cropped square, stored and shown", self.variants_and_image)
-        self.check("a product's stock table; the \"In stock at\" chip of a store filters the list", self.stock_by_store)
+        self.check("a stock file from the import panel; a product's stock table; the \"In stock at\" chip of a store and In stock filter the list", self.stock_by_store)
         self.check("selected rows added to a new collection, shown from its chip and exported, one taken out, the collection deleted; a collection file imported; a search saved as a smart one", self.collections)
         self.check("a star from the keyboard puts the product first and marks it", self.favorites)
         self.check("a PNG and an empty file get the page's own words", self.import_errors)

@@ -56,8 +56,8 @@ export function viewOf(search = location.search) {
   const params = new URLSearchParams(search);
   const filters = {};
   for (const name of Object.keys(state.list.filters)) filters[name] = params.getAll(name).filter((value) => value !== "");
-  // One value each for the price bounds, brand, on-sale and collection.
-  for (const name of ["minPrice", "maxPrice", "brand", "onSale", "collection"]) filters[name] = filters[name].slice(0, 1);
+  // One value each for the price bounds and their basis, brand, on-sale, in-stock and collection.
+  for (const name of ["minPrice", "maxPrice", "priceBasis", "brand", "onSale", "inStock", "collection"]) filters[name] = filters[name].slice(0, 1);
   const sort = SORTS.includes(params.get("sort")) ? params.get("sort") : "relevance";
   return { query: params.get("q") ?? "", filters, sort, product: params.get("product") || null };
 }

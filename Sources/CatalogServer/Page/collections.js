@@ -24,23 +24,31 @@ export async function loadCollections() {
   render();
 }
 
-/** The address's search without the open product, to compare with a collection's. */
+/** The address's search without the open product, to save as a smart collection. */
 function currentSearch() {
   const params = new URLSearchParams(location.search);
   params.delete("product");
   return params.toString();
 }
 
+/** `search`'s parameters in one order, to compare a collection's with the address's. */
+function normalized(search) {
+  const params = new URLSearchParams(search);
+  params.delete("product");
+  params.sort();
+  return params.toString();
+}
+
 function render() {
   const chips = $("collection-chips");
-  const shown = currentSearch();
+  const shown = normalized(location.search);
   chips.replaceChildren();
   for (const collection of collections) {
     const chip = document.createElement("button");
     chip.type = "button";
     chip.className = "chip";
     chip.dataset.search = collection.search;
-    chip.setAttribute("aria-pressed", String(shown === new URLSearchParams(collection.search).toString()));
+    chip.setAttribute("aria-pressed", String(shown === normalized(collection.search)));
     chip.textContent = collection.name;
     const count = document.createElement("span");
     count.className = "chip-count";

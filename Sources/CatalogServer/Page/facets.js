@@ -114,7 +114,7 @@ async function toggleChip(chip) {
   await search();
 }
 
-/** Takes the price range, brand and on-sale from their controls, and searches when they changed. */
+/** Takes the price range, brand, on-sale and in-stock from their controls, and searches when they changed. */
 function readFilterBar() {
   const filters = state.list.filters;
   const before = JSON.stringify(filters);
@@ -123,14 +123,16 @@ function readFilterBar() {
     filters[name] = text ? [name === "brand" ? text : withDecimalPoint(text)] : [];
   }
   filters.onSale = $("filter-onSale").checked ? ["true"] : [];
+  filters.inStock = $("filter-inStock").checked ? ["true"] : [];
   if (JSON.stringify(filters) !== before) search();
 }
 
-/** Shows the filters' values in the price range, brand and on-sale controls (after Back, a reload or Clear). */
+/** Shows the filters' values in the price range, brand, on-sale and in-stock controls (after Back, a reload or Clear). */
 export function showFilterBar() {
   const filters = state.list.filters;
   for (const name of ["minPrice", "maxPrice", "brand"]) $("filter-" + name).value = filters[name][0] ?? "";
   $("filter-onSale").checked = filters.onSale.length > 0;
+  $("filter-inStock").checked = filters.inStock.length > 0;
 }
 
 export function wireFacets() {

@@ -8,9 +8,10 @@ export const state = {
     sort: "relevance",
     /**
      * Chosen filters, by API parameter: any of a field's values matches, fields combine with AND;
-     * the price bounds, brand, on-sale and collection (a manual one) hold at most one value each.
+     * the price bounds, their basis (from an address alone: a smart collection's), brand, on-sale,
+     * in-stock and collection (a manual one) hold at most one value each.
      */
-    filters: { type: [], color: [], size: [], store: [], brand: [], minPrice: [], maxPrice: [], onSale: [], collection: [] },
+    filters: { type: [], color: [], size: [], store: [], brand: [], minPrice: [], maxPrice: [], priceBasis: [], onSale: [], inStock: [], collection: [] },
     cursor: null,
     hasMore: false,
     loading: false,
