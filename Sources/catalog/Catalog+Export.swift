@@ -84,7 +84,8 @@ extension Catalog {
             }
             try write(stock ? stockExport.finish() : export.finish(), to: destination)
             if let output {
-                let what = stock ? "\(stockExport.count.formatted()) product–store quantities" : "\(export.count.formatted()) products"
+                let what = stock ? "\(stockExport.count.formatted()) product–store \(stockExport.count == 1 ? "quantity" : "quantities")"
+                    : "\(export.count.formatted()) \(export.count == 1 ? "product" : "products")"
                 Terminal.standardError.write("Exported \(what) to \(output).\n")
             }
         }
