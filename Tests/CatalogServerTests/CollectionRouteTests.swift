@@ -92,6 +92,23 @@ import Testing
         }
     }
 
+    @Test func aLargeCollectionWithAnotherFilterIsCountedUpToTheCap() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 10_050))
+        try await fixture.application().test(.router) { client in
+            let members = "collection,productId\n" + (0..<10_050).map { "All,P-\(String(format: "%03d", $0))\n" }.joined()
+            let imported = try await client.execute(uri: "/api/collections/import", method: .post, headers: csvUpload, body: ByteBuffer(string: members))
+            #expect(try imported.json()["added"] as? Int == 10_050)
+            let alone = try await client.execute(uri: "/api/products?collection=All", method: .get).json()
+            #expect(alone["count"] as? Int == 10_050 && alone["countComplete"] as? Bool == true)
+            let priced = try await client.execute(uri: "/api/products?collection=All&minPrice=2", method: .get).json()
+            #expect(priced["count"] as? Int == 10_000 && priced["countComplete"] as? Bool == false, "\(priced["count"] ?? "")")
+            let few = try await client.execute(uri: "/api/products?collection=All&minPrice=10049", method: .get).json()
+            #expect(few["count"] as? Int == 2 && few["countComplete"] as? Bool == true)
+        }
+    }
+
     @Test func anotherSiteCannotMakeOrFillACollection() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }

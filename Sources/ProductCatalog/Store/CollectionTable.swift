@@ -66,6 +66,15 @@ enum CollectionTable {
         return ProductCollection(name: name, search: nil, products: Int(statement.int64(at: 2)))
     }
 
+    /// True when counting what `filters` keeps checks each member of a collection against other
+    /// filters: the engine then counts up to its cap (a collection alone is counted from its kept count).
+    static func countsEachMember(_ filters: SearchFilters) -> Bool {
+        guard filters.collection != nil else { return false }
+        var others = filters
+        others.collection = nil
+        return !others.isEmpty
+    }
+
     /// How many products the manual collection that `filters` names holds, when `filters` asks for nothing else; nil otherwise.
     static func members(only filters: SearchFilters, _ connection: Connection) throws -> Int? {
         guard let name = filters.collection else { return nil }
