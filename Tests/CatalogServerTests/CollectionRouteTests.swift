@@ -36,7 +36,7 @@ import Testing
             let put = try await client.send("/api/collections/Picks/products", .post, json: ["productIds": ["P2", "P3", "ZZ"]])
             #expect(try put.status == .ok && (try put.json()["changed"] as? Int) == 1 && (try put.json()["unknown"] as? [String]) == ["ZZ"])
             let out = try await client.send("/api/collections/picks/products", .delete, json: ["productIds": ["P1"]])
-            #expect(try ((try out.json()["collection"] as? [String: Any])?["products"] as? Int) == 2)
+            #expect(((try out.json()["collection"] as? [String: Any])?["products"] as? Int) == 2)
             let listed = try await client.execute(uri: "/api/collections", method: .get).json()
             #expect((listed["collections"] as? [[String: Any]])?.map { "\($0["name"]!) \($0["products"]!)" } == ["Cheap linen <null>", "Picks 2"])
 
