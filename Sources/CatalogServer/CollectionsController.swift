@@ -52,9 +52,11 @@ struct CollectionsController<Context: RequestContext> {
             throw APIError(.unprocessableContent, "A smart collection lists what its search finds; leave out productIds, or search.",
                            fields: ["productIds": "Leave out productIds for a smart collection."])
         }
+        // Checked before the collection is made, so a refused list leaves no empty collection behind.
+        let productIds = try Self.checked(body.productIds ?? [])
         var collection = try await store.createCollection(body.name, search: search)
-        if let productIds = body.productIds, !productIds.isEmpty {
-            _ = try await store.changeCollection(collection.name, adding: try Self.checked(productIds), removing: false)
+        if !productIds.isEmpty {
+            _ = try await store.changeCollection(collection.name, adding: productIds, removing: false)
             collection = try await store.collection(named: collection.name) ?? collection
         }
         return JSONResponse.response(collection.jsonValue, status: .created,

@@ -51,6 +51,9 @@ import Testing
             #expect(try mixed.status == .badRequest && (try mixed.errorFields()["collection"]) != nil)
             let nowhere = try await client.execute(uri: "/api/products?collection=Nowhere", method: .get)
             #expect(nowhere.status == .notFound)
+            let tooMany = try await client.send("/api/collections", .post, json: ["name": "Huge", "productIds": (0...1_000).map { "P\($0)" }])
+            #expect(tooMany.status == .unprocessableContent)
+            #expect(try await client.execute(uri: "/api/collections/Huge", method: .get).status == .notFound, "a refused list left a collection")
             let badSearch = try await client.send("/api/collections", .post, json: ["name": "Bad", "search": "sort=sideways"])
             #expect(try badSearch.status == .badRequest && (try badSearch.errorFields()["sort"]) != nil)
 
