@@ -102,7 +102,7 @@ public final class ProductSearch {
         }
         // Products in stock at some stores, and nothing else asked: counted from the stock, not by
         // checking each product (a million products: 4 s), kept exact for one store.
-        if prefix.isEmpty, let total = try StockTable.productsInStock(at: filters, connection) {
+        if prefix.isEmpty, let total = try StockTable.productsInStock(at: filters, upTo: limit, connection) {
             return limit.map { min($0, total) } ?? total
         }
         // A manual collection alone: its count is kept with it.

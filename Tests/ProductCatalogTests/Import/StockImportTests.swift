@@ -342,6 +342,14 @@ import Testing
         #expect(try await counted([], inStock: true) == "20 \(ProductSearch.queryCountCap) false")
         #expect(try await counted(["Nowhere", "Elsewhere"]) == "0 0 true")
         await catalog.close()
+        // Past the exact count's limit, several stores are counted from the partial index up to the limit asked.
+        let connection = try Connection(path: fixture.databasePath, mode: .readOnly)
+        var both = SearchFilters()
+        both.stores = ["North", "south"]
+        #expect(try StockTable.productsInStock(at: both, connection) == rows)
+        #expect(try StockTable.productsInStock(at: both, upTo: 10_001, connection, exactUpTo: 100) == 10_001)
+        #expect(try StockTable.productsInStock(at: both, upTo: 20_000, connection, exactUpTo: 100) == rows)
+        #expect(try StockTable.productsInStock(at: both, connection, exactUpTo: 100) == nil)
     }
 
     @Test("a replacing import of a catalog another program left in WAL mode carries its stock and leaves no -wal or -shm beside the new file")
