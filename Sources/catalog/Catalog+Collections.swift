@@ -192,6 +192,7 @@ extension Catalog.Collections {
             text += ", \(Formatting.count(summary.rowsRejected)) rejected"
             if summary.unknownProducts > 0 { text += " (\(Formatting.count(summary.unknownProducts)) naming a product the catalog does not hold)" }
             text += ".\n"
+            for reject in summary.firstRejects.prefix(3) { text += "  line \(reject.line): \(reject.reason)\n".visibleOnTerminal }
             if let rejectsPath = summary.rejectsPath { text += "Rejected rows, with line numbers and reasons: \(rejectsPath)\n" }
             Terminal.standardOutput.write(text)
         }
