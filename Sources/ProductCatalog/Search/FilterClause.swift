@@ -53,7 +53,7 @@ struct FilterClause {
                 conditions.append("\(column(.salesPrice)) < \(column(.listPrice))")
             case .inStock:
                 let quantity = column(.quantity)
-                conditions.append((keepsStock ? StockTable.totalQuantity(alias: alias, quantity: quantity) : quantity) + " > 0")
+                conditions.append(keepsStock ? StockTable.inStock(alias: alias, quantity: quantity) : quantity + " > 0")
             case .inStockAt(let stores):
                 guard keepsStock else {
                     conditions.append("0")

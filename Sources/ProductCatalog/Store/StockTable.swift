@@ -14,7 +14,7 @@
 /// products it keeps into the new file (``carry(intoMainFrom:_:)``).
 ///
 /// A product's total quantity is its feed's `quantity` when the feed sets one, else the sum of its
-/// stores (``totalQuantity(alias:)``): "in stock" filters look at that total.
+/// stores: "in stock" filters look at that total (``inStock(alias:quantity:)``).
 enum StockTable {
     static let table = "stock"
 
@@ -76,9 +76,13 @@ enum StockTable {
         try connection.hasTable(table)
     }
 
-    /// The SQL for the total quantity of the product `alias`: its own, else the sum of its stores.
-    static func totalQuantity(alias: String, quantity: String) -> String {
-        "ifnull(\(quantity), (SELECT sum(s.quantity) FROM \(table) s WHERE s.productId = \(alias).productId))"
+    /// The SQL condition that the product `alias` is in stock: its own quantity above 0, or,
+    /// without one, a quantity above 0 at some store. (The sum over its stores is above 0 exactly
+    /// then, since an import stores no negative quantity; the first store in stock answers, where a
+    /// sum reads them all: in stock anywhere at a million products × 20 stores, a first page and
+    /// its count of 10,000 took 20 ms with the sum, 10 ms so.)
+    static func inStock(alias: String, quantity: String) -> String {
+        "(\(quantity) > 0 OR (\(quantity) IS NULL AND EXISTS (SELECT 1 FROM \(table) s WHERE s.productId = \(alias).productId AND s.quantity > 0)))"
     }
 
     /// Copies the stock of the products `main` holds from the catalog attached as `live`, for a
