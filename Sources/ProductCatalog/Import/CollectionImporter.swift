@@ -33,11 +33,19 @@ public struct CollectionImporter: Sendable {
     /// A Shopify product's handle: it names the product and all its variants (`classic-tee`, `classic-tee/Red/M`…).
     static let handleNames: Set<String> = ["handle", "producthandle"]
 
+    /// Where a collection file's columns are in `header` (cleaned as an import cleans it): the
+    /// collection's, the product's, and whether that names products by Shopify handle; nil
+    /// without both.
+    static func columns(of header: [String]) -> (collection: Int, product: Int, byHandle: Bool)? {
+        let folded = header.map { String($0.lowercased().filter { !" _-".contains($0) }) }
+        guard let collection = folded.firstIndex(where: collectionNames.contains),
+              let product = folded.firstIndex(where: productNames.contains) ?? folded.firstIndex(where: handleNames.contains) else { return nil }
+        return (collection, product, handleNames.contains(folded[product]))
+    }
+
     /// True when `header` (cleaned as an import cleans it) has the columns a collection file needs.
     public static func recognises(header: [String]) -> Bool {
-        let folded = header.map { String($0.lowercased().filter { !" _-".contains($0) }) }
-        return folded.contains(where: collectionNames.contains)
-            && (folded.contains(where: productNames.contains) || folded.contains(where: handleNames.contains))
+        columns(of: header) != nil
     }
 
     /// True when `source` starts with the header of a collection file.
@@ -51,12 +59,9 @@ public struct CollectionImporter: Sendable {
         let reader = CSVReader(source: source, options: CSVReader.Options(
             delimiter: nil, chunkSize: FeedReading().chunkSize, maxFieldBytes: FeedReading().maxFieldBytes))
         let header = try ImportReading.readHeader(reader, source: source, options: FeedReading()).strings.map(HeaderName.clean)
-        let folded = header.map { String($0.lowercased().filter { !" _-".contains($0) }) }
-        guard let collectionColumn = folded.firstIndex(where: Self.collectionNames.contains),
-              let productColumn = folded.firstIndex(where: Self.productNames.contains) ?? folded.firstIndex(where: Self.handleNames.contains) else {
+        guard let (collectionColumn, productColumn, byHandle) = Self.columns(of: header) else {
             throw ImportError.collectionsHeader(source: source.name, header: header)
         }
-        let byHandle = Self.handleNames.contains(folded[productColumn])
         let rejects = RejectsFile(path: resolvedRejectsPath, header: header)
         var summary = CollectionImportSummary(databasePath: databasePath)
         do {
