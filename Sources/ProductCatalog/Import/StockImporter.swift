@@ -211,7 +211,10 @@ public struct StockImporter: Sendable {
         var written = 0
         var productKey: [UInt8] = [], storeKey: [UInt8] = []
         var productKnown = false
-        while try sorted.step() {
+        // The first step sorts every staged row (seven minutes for two hundred million rows), reporting as it goes.
+        var sorting = true
+        while try sorting ? Self.firstStep(of: sorted, on: connection, reporter: &reporter) : sorted.step() {
+            sorting = false
             let sameProduct = sorted.withBytes(at: 0) { $0.elementsEqual(productKey) }
             if !sameProduct {
                 productKey = sorted.withBytes(at: 0) { Array($0) }
@@ -261,6 +264,25 @@ public struct StockImporter: Sendable {
             try connection.execute(StockTable.countTriggers)
         }
         return written
+    }
+
+    /// Steps `statement` the first time, which sorts all its rows, sending progress as the sort goes
+    /// and stopping it with ``ImportError/cancelled`` when the caller cancels.
+    private static func firstStep(of statement: Statement, on connection: Connection, reporter: inout ProgressReporter) throws -> Bool {
+        var cancelled = false
+        do {
+            return try connection.reportingProgress(every: 1 << 16, {
+                do {
+                    try reporter.reportIfDue(.writing)
+                    return true
+                } catch {
+                    cancelled = true
+                    return false
+                }
+            }) { try statement.step() }
+        } catch let error as SQLiteError where cancelled && error.isInterrupted {
+            throw ImportError.cancelled
+        }
     }
 
     /// A record's fields, each its byte count (4 bytes, little-endian) then its bytes, for the rejects file.

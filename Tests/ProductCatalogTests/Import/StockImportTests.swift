@@ -388,6 +388,30 @@ import Testing
         #expect(reports.last?.rowsRead == 6_001 && reports.last?.rowsInserted == 6_000 && reports.last?.rowsRejected == 1)
         #expect(summary.rowsWritten == 6_000 && summary.unknownProducts == 1)
     }
+
+    @Test("a stock import reports while it sorts, before its first row is written, and a cancel during the sort leaves the stock as it was")
+    func progressWhileSorting() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV("productId,title\n" + (0..<2_000).map { "P-\($0),Mug\n" }.joined())
+        var importer = StockImporter(databasePath: fixture.databasePath)
+        importer.progressInterval = .zero
+        let csv = "productId,store,quantity\n" + (0..<5).flatMap { store in (0..<2_000).map { "P-\($0),S\(store),1\n" } }.joined()
+        var reports: [ImportProgress] = []
+        _ = try importer.run(source: MemoryByteSource(csv)) { reports.append($0) }
+        let sorting = reports.filter { $0.phase == .writing && $0.rowsInserted == 0 }
+        #expect(sorting.count >= 2, "one report from the sort of 10,000 rows and none during it: \(sorting.count)")
+
+        let before = try Self.stock(fixture.databasePath)
+        reports = []
+        do {
+            _ = try importer.run(source: MemoryByteSource(csv.replacingOccurrences(of: ",1\n", with: ",2\n")),
+                                 progress: { reports.append($0) }, isCancelled: { reports.last?.phase == .writing })
+            Issue.record("the import was not cancelled")
+        } catch ImportError.cancelled {
+        }
+        #expect(reports.last?.phase == .writing && reports.last?.rowsInserted == 0)
+        #expect(try Self.stock(fixture.databasePath) == before)
+    }
 }
 
 extension ImportProgress.Phase {

@@ -109,6 +109,30 @@ public final class Connection {
         sqlite3_interrupt(handle)
     }
 
+    /// Runs `body`, calling `tick` about every `instructions` steps of SQLite's virtual machine
+    /// in the statements it runs (so a long sort, which one step of its statement does whole,
+    /// can report progress); once `tick` returns false, the statement stops with `SQLITE_INTERRUPT`.
+    public func reportingProgress<T>(every instructions: Int32, _ tick: () -> Bool, _ body: () throws -> T) throws -> T {
+        try withoutActuallyEscaping(tick) { tick in
+            let box = Unmanaged.passRetained(ProgressTick(tick))
+            sqlite3_progress_handler(handle, instructions, { context in
+                guard let context else { return 0 }
+                return Unmanaged<ProgressTick>.fromOpaque(context).takeUnretainedValue().tick() ? 0 : 1
+            }, box.toOpaque())
+            defer {
+                sqlite3_progress_handler(handle, 0, nil, nil)
+                box.release()
+            }
+            return try body()
+        }
+    }
+
+    /// The closure ``reportingProgress(every:_:_:)`` hands SQLite's progress handler.
+    private final class ProgressTick {
+        let tick: () -> Bool
+        init(_ tick: @escaping () -> Bool) { self.tick = tick }
+    }
+
     /// Runs `body` inside a transaction: committed when it returns, rolled back when it throws.
     ///
     /// See <https://sqlite.org/lang_transaction.html> for what the kinds mean.
