@@ -29,8 +29,16 @@ struct ProgressEstimate {
     /// more than binding them, so the writing rate is measured from one commit to the last.
     private var committed: (rows: Int, at: Double)?
 
+    /// When the first row was written, if the writing phase began with work of another kind
+    /// (a stock import's sort): the writing rate is measured from then.
+    private var firstWrite: Double?
+
     mutating func noteCommit(rows: Int, at seconds: Double) {
         committed = (rows, seconds)
+    }
+
+    mutating func noteFirstWrite(at seconds: Double) {
+        firstWrite = seconds
     }
 
     /// Fills in `progress`'s fraction, time left and rate; `rowsToWrite` is known once reading ends.
@@ -55,8 +63,9 @@ struct ProgressEstimate {
             progress.rowsPerSecond = spent > 0 ? Double(progress.rowsInserted) / spent : 0
             let toWrite = Double(rowsToWrite ?? progress.rowsInserted)
             let writing: Double
-            if let committed, committed.rows > 0, committed.at - reading > Self.settling {
-                writing = toWrite / (Double(committed.rows) / (committed.at - reading))
+            let writingFrom = firstWrite ?? reading
+            if let committed, committed.rows > 0, committed.at - writingFrom > Self.settling {
+                writing = (writingFrom - reading) + toWrite / (Double(committed.rows) / (committed.at - writingFrom))
             } else {
                 let perRow = progress.rowsRead > 0 ? reading / Double(progress.rowsRead) : 0
                 writing = toWrite * perRow * writeCostPerRead

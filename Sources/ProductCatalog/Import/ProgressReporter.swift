@@ -37,6 +37,11 @@ struct ProgressReporter {
         estimate.noteCommit(rows: counts.rowsInserted, at: elapsed.seconds)
     }
 
+    /// Notes that the writing phase's first work, of another kind (a sort), is done and rows are being written now.
+    mutating func noteFirstWrite() {
+        estimate.noteFirstWrite(at: elapsed.seconds)
+    }
+
     /// Sends a snapshot of the counters, in `phase`, now.
     mutating func report(_ phase: ImportProgress.Phase) {
         counts.phase = phase

@@ -211,6 +211,10 @@ public struct StockImporter: Sendable {
         var written = 0
         var productKey: [UInt8] = [], storeKey: [UInt8] = []
         var productKnown = false
+        // Replacing tallies the products in stock at each store as it writes them, by folded name: counting
+        // them from the table after took 143 s for two hundred million rows.
+        var inStock: [[UInt8]: (store: String, products: Int)] = [:]
+        var pairInStock = false
         // The first step sorts every staged row (seven minutes for two hundred million rows), reporting as it goes.
         var sorting = true
         while try sorting ? Self.firstStep(of: sorted, on: connection, reporter: &reporter) : sorted.step() {
@@ -236,13 +240,16 @@ public struct StockImporter: Sendable {
                 }
                 continue
             }
+            let quantity = sorted.int64(at: 4)
             if sameProduct, sorted.withBytes(at: 1, { $0.elementsEqual(storeKey) }) {
                 reporter.counts.duplicates += 1
+                if mode == .replace, pairInStock != (quantity > 0) { inStock[storeKey]?.products += quantity > 0 ? 1 : -1 }
             } else {
                 storeKey = sorted.withBytes(at: 1) { Array($0) }
                 written += 1
+                if mode == .replace, quantity > 0 { inStock[storeKey, default: (sorted.text(at: 3) ?? "", 0)].products += 1 }
             }
-            let quantity = sorted.int64(at: 4)
+            pairInStock = quantity > 0
             try sorted.withBytes(at: 2) { id in
                 try sorted.withBytes(at: 3) { store in
                     try insert.execute { bindings in
@@ -260,7 +267,7 @@ public struct StockImporter: Sendable {
             }
         }
         if mode == .replace {
-            try StockTable.recount(connection)
+            try StockTable.writeCounts(inStock.values, connection)
             try connection.execute(StockTable.countTriggers)
         }
         return written
@@ -271,6 +278,7 @@ public struct StockImporter: Sendable {
     private static func firstStep(of statement: Statement, on connection: Connection, reporter: inout ProgressReporter) throws -> Bool {
         var cancelled = false
         do {
+            defer { reporter.noteFirstWrite() }
             return try connection.reportingProgress(every: 1 << 16, {
                 do {
                     try reporter.reportIfDue(.writing)

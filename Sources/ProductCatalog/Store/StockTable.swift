@@ -30,7 +30,7 @@ enum StockTable {
         """ + CatalogSchema.followingProducts(table, triggers: "stock_product") + countTriggers
 
     /// The triggers that keep ``storesTable`` exact through every write of a stock row; a bulk
-    /// write drops them and counts again after (``recount(_:)``), which is faster.
+    /// write drops them and counts again after (``recount(_:)``) or tallies as it writes (``writeCounts(_:_:)``), which is faster.
     static let countTriggers = """
         CREATE TRIGGER IF NOT EXISTS stock_count_insert AFTER INSERT ON \(table) WHEN new.quantity > 0 BEGIN
           INSERT INTO \(storesTable) (store, products) VALUES (new.store, 1) ON CONFLICT (store) DO UPDATE SET products = products + 1;
@@ -99,6 +99,19 @@ enum StockTable {
             """)
         try recount(connection)
         try connection.execute(countTriggers)
+    }
+
+    /// Makes ``storesTable`` hold `counts`, products in stock by store, tallied while writing.
+    static func writeCounts(_ counts: some Sequence<(store: String, products: Int)>, _ connection: Connection) throws {
+        try connection.execute("DELETE FROM \(storesTable)")
+        let insert = try connection.prepare("INSERT INTO \(storesTable) (store, products) VALUES (?1, ?2)")
+        for count in counts where count.products > 0 {
+            try insert.using {
+                try insert.bind(1, count.store)
+                try insert.bind(2, Int64(count.products))
+                _ = try insert.step()
+            }
+        }
     }
 
     /// The stores with at least one product in stock, by name (ASCII case ignored): one seek of

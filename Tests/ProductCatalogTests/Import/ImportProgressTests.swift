@@ -58,6 +58,27 @@ import Testing
     /// run a moment, a time left; reading stays below the bar's end. How close the fraction is to
     /// the share of time passed is a benchmark's question (`Benchmarks/progress.sh`): under the
     /// test run's parallel load, wall time says nothing about the import.
+    @Test("a writing phase that begins with a sort predicts the rest from the rate of the rows written since, not since reading ended")
+    func writingRateAfterASort() {
+        var estimate = ProgressEstimate.stock
+        var progress = ImportProgress(phase: .loading, rowsRead: 2_000, bytesRead: 100, totalBytes: 100, elapsed: .seconds(10))
+        estimate.update(&progress, rowsToWrite: nil)
+        progress.phase = .writing
+        progress.elapsed = .seconds(50)
+        estimate.update(&progress, rowsToWrite: 2_000)
+        estimate.noteFirstWrite(at: 50)
+        progress.rowsInserted = 1_000
+        progress.elapsed = .seconds(60)
+        estimate.noteCommit(rows: 1_000, at: 60)
+        estimate.update(&progress, rowsToWrite: 2_000)
+        // 10 s reading, 40 s sorting, then 1,000 rows in 10 s: 1,000 more take 10 s, and the
+        // whole job (with its small finishing share) about 71 s. Measured from the end of
+        // reading, the rate would be 20 rows a second and the time left 52 s.
+        let left = progress.estimatedTimeRemaining.map { Double($0.components.seconds) } ?? -1
+        #expect((10...13).contains(left), "time left \(left) s")
+        #expect(abs((progress.fractionCompleted ?? 0) - 60 / 71.4) < 0.02)
+    }
+
     @Test func aRealImportReportsAFractionAndATimeLeftInEveryPhase() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("generated.csv")
