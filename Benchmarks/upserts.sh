@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Upserts of 1,000, 10,000 and 100,000 changed products into a catalog of --rows products, this
-# build against --before REV, alternating, each run on a fresh copy of the same catalog (the page
-# cache warm, as on a server that just searched it). Prints wall time, peak memory and the most
-# disk the upsert used beside the catalog (its -journal or its .importing copy, sampled every 20 ms).
+# build against --before REV, alternating, each run on a fresh, synced copy of the catalog that
+# build's own import made of the same file (its own layout and page size; the page cache warm, as
+# on a server that just searched it). Prints wall time, CPU and system time, peak memory and the
+# most disk the upsert used beside the catalog (its -journal or its .importing copy, sampled every 20 ms).
 #
 #   Benchmarks/upserts.sh --before 0316287                          # 1,000,000 plain generated products
 #   Benchmarks/upserts.sh --before 0316287 --rows 10000000 --vocabulary realistic
+#   Benchmarks/upserts.sh --before-catalog /path/to/catalog           # a release binary already built
 #
 # Files go to $TMPDIR/productcatalog-upserts; the catalogs are kept for the next run.
 set -euo pipefail
@@ -15,6 +17,7 @@ work="${TMPDIR:-/tmp}/productcatalog-upserts"
 rows=1000000
 vocabulary=plain
 before=""
+before_catalog=""
 changes=(1000 10000 100000)
 repeats=2
 while [ $# -gt 0 ]; do
@@ -22,10 +25,11 @@ while [ $# -gt 0 ]; do
         --rows) rows="$2"; shift 2 ;;
         --vocabulary) vocabulary="$2"; shift 2 ;;
         --before) before="$2"; shift 2 ;;
+        --before-catalog) before_catalog="$2"; shift 2 ;;
         --changes) IFS=, read -r -a changes <<< "$2"; shift 2 ;;
         --repeats) repeats="$2"; shift 2 ;;
         --work) work="$2"; shift 2 ;;
-        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -34,13 +38,18 @@ source "$root/Benchmarks/tools/build-catalog.sh"
 builds=(now)
 build_catalog "" now
 if [ -n "$before" ]; then build_catalog "$before" before; builds=(before now); fi
+if [ -n "$before_catalog" ]; then cp "$before_catalog" "$work/catalog-before"; builds=(before now); fi
 
 cd "$work"
 csv="$vocabulary-$rows.csv"
 # "plain" is the generator's default vocabulary, `sample`.
 [ -f "$csv" ] || ./catalog-now generate --rows "$rows" --seed 21 --vocabulary "${vocabulary/plain/sample}" --output "$csv"
-base="base-$vocabulary-$rows.sqlite"
-[ -f "$base" ] || ./catalog-now import "$csv" --db "$base" --quiet > /dev/null
+# Each build imports the file into a catalog of its own, kept for the next run of the same binary.
+for name in "${builds[@]}"; do
+    base="base-$(sha1sum "catalog-$name" | cut -c1-12)-$vocabulary-$rows.sqlite"
+    [ -f "$base" ] || ./catalog-$name import "$csv" --db "$base" --quiet > /dev/null
+    ln -sf "$base" "base-$name.sqlite"
+done
 
 # K rows spread over the file, each with a new list price and a word added to its title.
 for count in "${changes[@]}"; do
@@ -75,22 +84,27 @@ watch_disk() {
     echo "$most"
 }
 
-echo "## Upserts into $rows $vocabulary products ($(stat -c %s "$base") bytes), ${builds[*]} alternating"
+echo "## Upserts into $rows $vocabulary products, ${builds[*]} alternating"
 echo
-echo "| build | changed products | wall (s) | peak RSS (MB) | disk beside the catalog (MB) | added / updated |"
-echo "|---|---:|---:|---:|---:|---|"
+for name in "${builds[@]}"; do
+    echo "- $name: $(stat -L -c %s "base-$name.sqlite") bytes, pages of $(sqlite3 "base-$name.sqlite" 'PRAGMA page_size') bytes"
+done
+echo
+echo "| build | changed products | wall (s) | CPU (s) | system (s) | peak RSS (MB) | disk beside the catalog (MB) | added / updated |"
+echo "|---|---:|---:|---:|---:|---:|---:|---|"
 for count in "${changes[@]}"; do
     for _ in $(seq 1 "$repeats"); do
         for name in "${builds[@]}"; do
-            cp "$base" upsert.sqlite
+            cp -L "base-$name.sqlite" upsert.sqlite
             rm -f upsert.sqlite-journal upsert.sqlite.importing
-            /usr/bin/time -f "%e %M" -o upsert.time ./catalog-$name import "changes-$vocabulary-$rows-$count.csv" --db upsert.sqlite --mode upsert --json > upsert.out &
+            sync
+            /usr/bin/time -f "%e %U %S %M" -o upsert.time ./catalog-$name import "changes-$vocabulary-$rows-$count.csv" --db upsert.sqlite --mode upsert --json > upsert.out &
             job=$!
             disk=$(watch_disk upsert.sqlite "$job")
             wait "$job"
-            read -r wall rss < upsert.time
+            read -r wall user system rss < upsert.time
             outcome=$(python3 -c 'import json,sys; e=[json.loads(l) for l in open("upsert.out")][-1]; print("%d / %d" % (e["rowsInserted"]-e["rowsUpdated"], e["rowsUpdated"]))')
-            printf "| %s | %s | %s | %d | %.1f | %s |\n" "$name" "$count" "$wall" $((rss / 1024)) "$(echo "$disk / 1048576" | bc -l)" "$outcome"
+            printf "| %s | %s | %s | %s | %s | %d | %.1f | %s |\n" "$name" "$count" "$wall" "$user" "$system" $((rss / 1024)) "$(echo "$disk / 1048576" | bc -l)" "$outcome"
         done
     done
 done

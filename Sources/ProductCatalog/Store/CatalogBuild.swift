@@ -4,7 +4,7 @@
 /// nobody reads it yet: `journal_mode=OFF` and `synchronous=OFF` (a crash leaves a broken
 /// *build* file, which the next import deletes), `locking_mode=EXCLUSIVE` (no lock traffic per
 /// transaction); the cache stays small because rows arrive in key order and only the B-tree's
-/// right edge is touched. A replacing import starts from an empty file with 16 KiB pages; an
+/// right edge is touched. A replacing import starts from an empty file (``CatalogSchema/pageSize``); an
 /// upsert starts from a copy of the live catalog, taken under a read lock, and updates the copy.
 /// Either way the live file is only read until the end, so searches are never blocked by the
 /// import and a killed import leaves no journal behind. At the end the build is switched back to
@@ -55,7 +55,7 @@ final class CatalogBuild {
             // the build attaches to carry its stock and collections (``StockTable/carry(intoMainFrom:_:)``), and turning
             // a live file in WAL mode to no journal needs a lock its other readers hold.
             try connection.execute("""
-                \(copyingLive ? "" : "PRAGMA page_size = 16384;")
+                \(copyingLive ? "" : "PRAGMA page_size = \(CatalogSchema.pageSize);")
                 PRAGMA main.journal_mode = OFF;
                 PRAGMA main.synchronous = OFF;
                 PRAGMA main.locking_mode = EXCLUSIVE;

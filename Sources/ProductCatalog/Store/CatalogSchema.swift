@@ -28,6 +28,10 @@ public enum CatalogSchema {
     public static let version: Int32 = 5
     /// The table holding the products.
     public static let table = "products"
+    /// The page size of a new catalog file. An upsert rewrites a page for each row and index entry
+    /// it changes, so 4 KiB pages write a quarter of the bytes 16 KiB pages did for the same
+    /// entries (Benchmarks/measurements/page-size-20261125.md); a file keeps the size it was made with.
+    static let pageSize = 4096
     /// The productIds added, edited or deleted by hand since the last replacing import.
     ///
     /// Created by the first edit; a replacing import starts a new file without it, after

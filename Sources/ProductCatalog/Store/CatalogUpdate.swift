@@ -40,11 +40,13 @@ final class CatalogUpdate {
         }
     }
 
-    /// The page cache of an upsert of `rows` rows, in KiB: about 160 KiB a product (ten pages of
-    /// 16 KiB), at least 64 MiB and at most 512 MiB. Changed pages stay in it until the commit,
+    /// The page cache of an upsert of `rows` rows, in KiB: 160 KiB a product, at least 64 MiB and
+    /// at most 512 MiB. A product whose title gains a word changes about 21 pages of 4 KiB (its
+    /// row, its index entries, its word row and that row's indexes, and the pages they split),
+    /// 90 KiB with the cache's own bookkeeping. Changed pages stay in the cache until the commit,
     /// so searches go on reading the catalog as it was; an upsert that outgrows it (past about
-    /// 3,000 scattered products) writes pages to the file early, under the exclusive lock, and
-    /// searches wait for its commit.
+    /// 5,000 scattered products; fewer in a catalog made with 16 KiB pages) writes pages to the
+    /// file early, under the exclusive lock, and searches wait for its commit.
     static func cacheKiB(rows: Int) -> Int {
         min(512 << 10, max(64 << 10, rows * 160))
     }

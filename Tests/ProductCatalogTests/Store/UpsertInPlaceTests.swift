@@ -83,6 +83,26 @@ import Testing
         #expect(try live.allProducts(pageSize: 1_000) == fresh.allProducts(pageSize: 1_000))
     }
 
+    /// A new catalog gets small pages; a catalog made with other pages keeps them through upserts of either way.
+    @Test func aNewCatalogHasSmallPagesAndAnOlderOneKeepsItsOwn() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV(Self.csv(Self.rows(0..<200, variant: 0)))
+        func pageSize() throws -> Int64? {
+            try Connection(path: fixture.databasePath, mode: .readOnly).scalarInt("PRAGMA page_size")
+        }
+        #expect(try pageSize() == Int64(CatalogSchema.pageSize))
+        try Connection(path: fixture.databasePath, mode: .readWrite).execute("PRAGMA page_size = 16384; VACUUM;")
+        #expect(try pageSize() == 16_384)
+        var upsert = fixture.options
+        upsert.mode = .upsert
+        // 50 rows write in place; 10,000 rows into 200 products copy and swap.
+        for rows in [Self.rows(0..<50, variant: 1), Self.rows(100..<10_100, variant: 2)] {
+            _ = try CatalogImporter(options: upsert).run(source: MemoryByteSource(Self.csv(rows)))
+            #expect(try pageSize() == 16_384)
+        }
+        #expect(try fixture.allProducts(pageSize: 1_000).count == 10_100)
+    }
+
     @Test(arguments: [false, true]) func deleteMissingMakesTheCatalogEqualToTheFileInEitherWay(large: Bool) throws {
         let live = try CatalogFixture()
         try live.importCSV(Self.csv(Self.rows(0..<2_000, variant: 0)))
