@@ -248,7 +248,7 @@ enum WordIndex {
         while try pending.step() {
             rows.append((pending.int64(at: 0), (0..<columns.count).map { pending.text(at: Int32(1 + $0)) }))
         }
-        let addTerm = try connection.prepare("INSERT INTO \(termsTable) (term, docs) VALUES (?1, 1) ON CONFLICT (term) DO UPDATE SET docs = docs + 1")
+        let addTerm = try connection.prepare("INSERT INTO \(termsTable) (term, docs) VALUES (?1, ?2) ON CONFLICT (term) DO UPDATE SET docs = docs + ?2")
         let setKey = try connection.prepare("UPDATE \(rowsTable) SET titleKey = ?2 WHERE wordRow = ?1")
         let move = try connection.prepare("UPDATE \(rowsTable) SET wordRow = ?2, titleKey = ?3 WHERE wordRow = ?1")
         let forget = try connection.prepare("INSERT INTO \(table) (\(table), rowid, \(columnList)) VALUES ('delete', ?1, ?2, ?3, ?4)")
@@ -264,6 +264,8 @@ enum WordIndex {
         var next = try nextPlace(connection)
         // Deferred, the pending products are not in the index yet: they go in at the end, in rowid order.
         var deferred: [(row: Int64, fields: [String?])] = []
+        // How many of the settled products have each term.
+        var termProducts: [String: Int] = [:]
         for (row, fields) in rows {
             let shape = try placement.shape(ofTitle: fields[0] ?? "")
             let place: Int64
@@ -296,11 +298,14 @@ enum WordIndex {
                 guard let field else { continue }
                 terms.formUnion(try placement.tokenizer.tokens(field))
             }
-            for term in terms {
-                try addTerm.using {
-                    try addTerm.bind(1, term)
-                    _ = try addTerm.step()
-                }
+            for term in terms { termProducts[term, default: 0] += 1 }
+        }
+        // Each term once, in the list's (byte) order: many products share their terms.
+        for (term, products) in termProducts.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            try addTerm.using {
+                try addTerm.bind(1, term)
+                try addTerm.bind(2, Int64(products))
+                _ = try addTerm.step()
             }
         }
         for (row, fields) in deferred.sorted(by: { $0.row < $1.row }) { try write(index, row, fields) }
@@ -370,9 +375,12 @@ enum WordIndex {
             """
         // An update that leaves the words as they were (an upsert's price change) keeps the index as it is.
         let changed = (["productId"] + columns.map(\.columnName)).map { "old.\($0) IS NOT new.\($0) COLLATE BINARY" }.joined(separator: " OR ")
-        for trigger in ["words_insert", "words_update", "words_delete"] {
+        // A deferring writer leaves the word row of a product that keeps its productId alone: ``settlePending(_:)`` gives it its new key.
+        let renamedOrNotDeferring = "(old.productId IS NOT new.productId COLLATE BINARY OR NOT \(deferring))"
+        for trigger in ["words_insert", "words_delete"] {
             try CatalogSchema.replaceTrigger(trigger, unlessItHas: deferringFlag, connection)
         }
+        try CatalogSchema.replaceTrigger("words_update", unlessItHas: renamedOrNotDeferring, connection)
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS \(staleTable) (wordRow INTEGER PRIMARY KEY, \(columnList));
             CREATE TRIGGER IF NOT EXISTS words_insert AFTER INSERT ON \(CatalogSchema.table) BEGIN
@@ -385,7 +393,7 @@ enum WordIndex {
             CREATE TRIGGER IF NOT EXISTS words_update AFTER UPDATE OF productId, \(columnList) ON \(CatalogSchema.table)
               WHEN \(changed) BEGIN
               \(forget)
-              UPDATE \(rowsTable) SET productId = new.productId, titleKey = NULL WHERE productId = old.productId;
+              UPDATE \(rowsTable) SET productId = new.productId, titleKey = NULL WHERE productId = old.productId AND \(renamedOrNotDeferring);
               INSERT INTO \(table) (rowid, \(columnList))
                 SELECT wordRow, \(new) FROM \(rowsTable) WHERE productId = new.productId AND NOT \(deferring);
               INSERT OR IGNORE INTO \(pendingTable) (wordRow) SELECT wordRow FROM \(rowsTable) WHERE productId = new.productId;

@@ -57,6 +57,35 @@ import Testing
         }
         #expect(try updated.facets(query: "") == rebuilt.facets(query: ""))
         #expect(try updated.productTypes() == rebuilt.productTypes())
+        // Every product's exact-title key and word class are the ones a fresh import gives it.
+        let keys = "SELECT productId, titleKey, wordRow >> 40 FROM word_products ORDER BY productId"
+        #expect(try ReplacingImportIndexTests.rows(keys, in: live.databasePath) == ReplacingImportIndexTests.rows(keys, in: fresh.databasePath))
+    }
+
+    /// The term list counts each product settled by an upsert once for each term it has, in any field.
+    @Test func anUpsertCountsEachTermOncePerProduct() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV(Self.csv(Self.rows(0..<500, variant: 0)))
+        let docs = "SELECT docs FROM word_terms WHERE term = ?1"
+        func count(_ term: String) throws -> Int64 {
+            let statement = try Connection(path: fixture.databasePath, mode: .readOnly).prepare(docs)
+            try statement.bind(1, term)
+            return try statement.step() ? statement.int64(at: 0) : 0
+        }
+        let woolBefore = try count("wool")
+        // 40 changed products whose titles gain "Renewed" (twice in some), and 10 new ones.
+        let changed = (Self.rows(100..<140, variant: 0) + Self.rows(500..<510, variant: 0)).enumerated().map { offset, row in
+            var fields = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            fields[1] += offset % 2 == 0 ? " Renewed" : " renewed RENEWED"
+            return fields.joined(separator: ",")
+        }
+        var upsert = fixture.options
+        upsert.mode = .upsert
+        _ = try CatalogImporter(options: upsert).run(source: MemoryByteSource(Self.csv(changed)))
+        #expect(try count("renewed") == 50)
+        let woolProducts = changed.filter { $0.split(separator: ",")[1].split(separator: " ").contains("wool") }.count
+        #expect(woolProducts > 0)
+        #expect(try count("wool") == woolBefore + Int64(woolProducts))
     }
 
     @Test func theRuleWritesInPlaceUpToOneRowIn500OfTheCatalogOr2000Rows() {
