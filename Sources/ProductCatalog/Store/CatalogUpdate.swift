@@ -55,12 +55,13 @@ final class CatalogUpdate {
     static let cacheKiB = 64 << 10
 
     /// Whether an upsert of `rows` into a catalog of `catalogProducts` writes in place: up to 2,000
-    /// rows, and up to one row in 500 of the catalog. Each changed product rewrites about ten pages
-    /// of 16 KiB (its row, its index entries, its words), each written twice (to the journal, then
-    /// to the file), so past that the copy and swap of ``CatalogBuild``, which writes the file once
-    /// without a journal, is faster (Benchmarks/upserts.sh: at a million products, 1,000 changed
-    /// ones took 1.15 times as long in place as copied, 10,000 took 1.4 to 1.6 times as long; at ten
-    /// million, 1,000 took a quarter of the copy's time and 10,000 about 0.85 of it).
+    /// rows, and up to one row in 500 of the catalog. Each changed product rewrites its pages twice
+    /// (to the journal, then to the file), so past that the copy and swap of ``CatalogBuild``, which
+    /// writes the file once without a journal, is faster. Measured at 16 KiB pages (Benchmarks/upserts.sh:
+    /// at a million products, 10,000 took 1.4 to 1.6 times as long in place as copied; at ten
+    /// million, 1,000 took a quarter of the copy's time and 10,000 about 0.85 of it) and again at
+    /// 4 KiB (Benchmarks/measurements/upserts-20261125.md: in place, 10,000 into a million took 1.4
+    /// times as long as the copy, 100,000 into a million 1.2 times, and 100,000 into ten million 1.2 to 1.3 times).
     static func writesInPlace(rows: Int, catalogProducts: Int) -> Bool {
         rows <= max(2_000, catalogProducts / 500)
     }
