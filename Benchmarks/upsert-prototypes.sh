@@ -97,7 +97,8 @@ for name in cur merged; do
     python3 - "$work/$name-base.sqlite" "$work/$name.sqlite" "$work/$name.pages" "$name" <<'PY'
 import collections, sys
 before, after, pages, name = sys.argv[1:]
-size = int(open(before, "rb").read(18)[16:18].hex(), 16) or 65536
+size = int.from_bytes(open(before, "rb").read(18)[16:18], "big")
+size = 65536 if size == 1 else size  # how the file header writes 64 KiB
 names = {int(p): n for p, n in (line.rstrip("\n").split("|", 1) for line in open(pages))}
 changed, number = collections.Counter(), 0
 with open(before, "rb") as a, open(after, "rb") as b:
