@@ -54,10 +54,6 @@ import Testing
         #expect(writing.allSatisfy { $0.rowsInPhase == $0.rowsInserted && $0.rowsPerSecond > 0 })
     }
 
-    /// A real import's snapshots, phase by phase: every one has a fraction and, once writing has
-    /// run a moment, a time left; reading stays below the bar's end. How close the fraction is to
-    /// the share of time passed is a benchmark's question (`Benchmarks/progress.sh`): under the
-    /// test run's parallel load, wall time says nothing about the import.
     @Test("a writing phase that begins with a sort predicts the rest from the rate of the rows written since, not since reading ended")
     func writingRateAfterASort() {
         var estimate = ProgressEstimate.stock
@@ -79,6 +75,10 @@ import Testing
         #expect(abs((progress.fractionCompleted ?? 0) - 60 / 71.4) < 0.02)
     }
 
+    /// A real import's snapshots, phase by phase: every one has a fraction and, once writing has
+    /// run a moment, a time left; reading stays below the bar's end. How close the fraction is to
+    /// the share of time passed is a benchmark's question (`Benchmarks/progress.sh`): under the
+    /// test run's parallel load, wall time says nothing about the import.
     @Test func aRealImportReportsAFractionAndATimeLeftInEveryPhase() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("generated.csv")
