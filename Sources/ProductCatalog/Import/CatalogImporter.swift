@@ -105,6 +105,8 @@ public struct CatalogImporter: Sendable {
         var runs: [any SortedRun]
         /// It has learned the file (whether its prices named a currency), which decides the columns written.
         var checker: ProductRowChecker
+        /// How long the kept rows are.
+        var lengths: RowLengths
     }
 
     /// Phase 1: reads and checks every record; sorts the good ones into runs on a second core,
@@ -121,16 +123,20 @@ public struct CatalogImporter: Sendable {
         let sorter = RunSorter(arenaCapacity: arenaCapacity, policy: options.onDuplicate, pathPrefix: runPathPrefix)
         var arena = RowArena(capacity: arenaCapacity)
         var checker = reading.checker
+        var lengths = RowLengths()
         let maxErrors = options.maxErrors
         /// Checks one row and sorts it in or rejects it.
         func accept(_ record: CSVRecord, line: Int) throws {
             let malformation = record.malformation
+            var used = arena.used
             var outcome = record.withFields { checker.encode($0, malformation: malformation, line: line, into: arena) }
             if case .noRoom = outcome {
                 arena = try sorter.exchange(arena)
+                used = 0
                 outcome = record.withFields { checker.encode($0, malformation: malformation, line: line, into: arena) }
                 if case .noRoom = outcome { outcome = .rejected("the row is larger than the import's sort memory") }
             }
+            if case .encoded = outcome { lengths.add(arena.used - used) }
             guard case .rejected(let reason) = outcome else { return }
             try record.withFields { try rejects.write(line: line, reason: reason, fields: $0) }
             reporter.counts.rowsRejected += 1
@@ -156,7 +162,7 @@ public struct CatalogImporter: Sendable {
             let counts = reporter.counts
             reporter.counts.duplicates = duplicates
             reporter.rowsToWrite = counts.rowsRead - counts.rowsRejected - counts.rowsFolded - duplicates
-            return SortedRows(runs: runs, checker: checker)
+            return SortedRows(runs: runs, checker: checker, lengths: lengths)
         } catch {
             sorter.abandon()
             try? rejects.finish()
@@ -173,7 +179,7 @@ public struct CatalogImporter: Sendable {
         do {
             let counts = reporter.counts
             try sink.begin(mode: options.mode, columns: sorted.checker.checkedColumns, extraColumns: extraColumns,
-                           rows: counts.rowsRead - counts.rowsRejected - counts.rowsFolded,
+                           rows: counts.rowsRead - counts.rowsRejected - counts.rowsFolded, rowLengths: sorted.lengths,
                            deletingMissing: options.mode == .upsert && options.deleteMissing)
             var rowsInTransaction = 0
             try sorted.checker.parameters.withUnsafeBufferPointer { parameters in

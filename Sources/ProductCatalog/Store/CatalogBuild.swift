@@ -4,7 +4,7 @@
 /// nobody reads it yet: `journal_mode=OFF` and `synchronous=OFF` (a crash leaves a broken
 /// *build* file, which the next import deletes), `locking_mode=EXCLUSIVE` (no lock traffic per
 /// transaction); the cache stays small because rows arrive in key order and only the B-tree's
-/// right edge is touched. A replacing import starts from an empty file (``CatalogSchema/pageSize``); an
+/// right edge is touched. A replacing import starts from an empty file (``CatalogSchema/pageSize(for:)``); an
 /// upsert starts from a copy of the live catalog, taken under a read lock, and updates the copy.
 /// Either way the live file is only read until the end, so searches are never blocked by the
 /// import and a killed import leaves no journal behind. At the end the build is switched back to
@@ -36,8 +36,10 @@ final class CatalogBuild {
     /// Starts a build for the catalog at `livePath`, clearing what an interrupted build left.
     ///
     /// The caller holds the catalog's ``ImportLock``, so no other import is using the build file.
-    /// With `copyingLive`, the build starts as a copy of the live catalog.
-    init(livePath: String, copyingLive: Bool, maxPages: Int? = nil, facetValuesKept: Int = FacetTotals.maxValues) throws {
+    /// With `copyingLive`, the build starts as a copy of the live catalog (and keeps its page
+    /// size); otherwise it is a new file of `pageSize` bytes a page.
+    init(livePath: String, copyingLive: Bool, pageSize: Int = 4096, maxPages: Int? = nil,
+         facetValuesKept: Int = FacetTotals.maxValues) throws {
         self.livePath = livePath
         self.facetValuesKept = facetValuesKept
         self.copyingLive = copyingLive
@@ -55,7 +57,7 @@ final class CatalogBuild {
             // the build attaches to carry its stock and collections (``StockTable/carry(intoMainFrom:_:)``), and turning
             // a live file in WAL mode to no journal needs a lock its other readers hold.
             try connection.execute("""
-                \(copyingLive ? "" : "PRAGMA page_size = \(CatalogSchema.pageSize);")
+                \(copyingLive ? "" : "PRAGMA page_size = \(pageSize);")
                 PRAGMA main.journal_mode = OFF;
                 PRAGMA main.synchronous = OFF;
                 PRAGMA main.locking_mode = EXCLUSIVE;

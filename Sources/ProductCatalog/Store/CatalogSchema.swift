@@ -28,11 +28,30 @@ public enum CatalogSchema {
     public static let version: Int32 = 5
     /// The table holding the products.
     public static let table = "products"
-    /// The page size of a new catalog file. An upsert rewrites a page for each row and index entry
-    /// it changes, so 4 KiB pages write about a third of the bytes 16 KiB pages did (1,000 changed
-    /// products of ten million: 87 against 272 MB; Benchmarks/measurements/page-size-20261125.md).
-    /// A file keeps the page size it was made with.
-    static let pageSize = 4096
+    /// The page size of a new catalog whose rows have `lengths`: the smallest of 4, 8 and 16 KiB
+    /// that keeps all but one row in 100 whole in its page.
+    ///
+    /// An upsert rewrites a page for each row and index entry it changes, so small pages write
+    /// fewer bytes (1,000 changed products of ten million: 87 MB at 4 KiB, 272 MB at 16 KiB;
+    /// Benchmarks/measurements/page-size-20261125.md). But a page of the products table, which has
+    /// no rowid, keeps at most about a quarter of itself of one row and puts the rest on overflow
+    /// pages of its own: at 4 KiB a product with a description of a kilobyte takes two pages, which
+    /// made a realistic million with descriptions 2.6 GB instead of 1.3 GB at 8 KiB and its import
+    /// 20% slower (Benchmarks/measurements/page-size-8k-20261125.md). A file keeps the page size it
+    /// was made with.
+    static func pageSize(for lengths: RowLengths) -> Int {
+        for size in [4096, 8192] where lengths.rows(longerThan: longestWholeRow(pageSize: size)) * 100 <= lengths.rows {
+            return size
+        }
+        return 16384
+    }
+
+    /// The most bytes of a row a page of an index B-tree (a table without rowid) keeps (SQLite's
+    /// file format: a quarter of the usable page, less its cell's header), less 32 bytes for the
+    /// record's own header.
+    static func longestWholeRow(pageSize: Int) -> Int {
+        (pageSize - 12) * 64 / 255 - 23 - 32
+    }
     /// The productIds added, edited or deleted by hand since the last replacing import.
     ///
     /// Created by the first edit; a replacing import starts a new file without it, after

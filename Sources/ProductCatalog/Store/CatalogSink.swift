@@ -26,8 +26,9 @@ public protocol CatalogSink: AnyObject {
     func claim(mode: ImportMode) throws
     /// Creates the new catalog (replace) or prepares the update (upsert) for about `rows` rows
     /// (duplicates not yet collapsed) of `columns` (productId first), of which `extraColumns` are
-    /// the file's own; an upsert `deletingMissing` also deletes the products the rows do not list.
-    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, deletingMissing: Bool) throws
+    /// the file's own, whose lengths are `rowLengths` (a new SQLite file's page size follows
+    /// them); an upsert `deletingMissing` also deletes the products the rows do not list.
+    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, rowLengths: RowLengths, deletingMissing: Bool) throws
     /// Writes rows sorted by productId and free of duplicates.
     func write(_ rows: CheckedRows) throws
     /// Lets the writes so far be committed, so that a large import holds little in memory.

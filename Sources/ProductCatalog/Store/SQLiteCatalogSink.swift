@@ -29,7 +29,7 @@ final class SQLiteCatalogSink: CatalogSink {
         self.destination = destination
     }
 
-    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, deletingMissing: Bool) throws {
+    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, rowLengths: RowLengths, deletingMissing: Bool) throws {
         guard let path = destination?.path else { preconditionFailure("begin before claim") }
         let names = columns.map(\.name)
         if mode == .upsert {
@@ -41,7 +41,8 @@ final class SQLiteCatalogSink: CatalogSink {
             }
             update.abandon()
         }
-        let build = try CatalogBuild(livePath: path, copyingLive: mode == .upsert, maxPages: maxPages, facetValuesKept: facetValuesKept)
+        let build = try CatalogBuild(livePath: path, copyingLive: mode == .upsert, pageSize: CatalogSchema.pageSize(for: rowLengths),
+                                     maxPages: maxPages, facetValuesKept: facetValuesKept)
         self.build = build
         switch mode {
         case .replace: try build.createTable(extraColumns: extraColumns, insertColumns: names)

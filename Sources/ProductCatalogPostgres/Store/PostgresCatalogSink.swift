@@ -92,7 +92,7 @@ public final class PostgresCatalogSink: CatalogSink {
         throw CatalogError.importRunning(path: session.location.description)
     }
 
-    public func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, deletingMissing: Bool) throws {
+    public func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, rowLengths: RowLengths, deletingMissing: Bool) throws {
         self.deletingMissing = deletingMissing
         guard let session else { preconditionFailure("begin before claim") }
         let names = Set(columns.map { $0.name.lowercased() })

@@ -119,7 +119,7 @@ import Testing
         func pageSize() throws -> Int64? {
             try Connection(path: fixture.databasePath, mode: .readOnly).scalarInt("PRAGMA page_size")
         }
-        #expect(try pageSize() == Int64(CatalogSchema.pageSize))
+        #expect(try pageSize() == 4096)
         try Connection(path: fixture.databasePath, mode: .readWrite).execute("PRAGMA page_size = 16384; VACUUM;")
         #expect(try pageSize() == 16_384)
         var upsert = fixture.options
@@ -130,6 +130,41 @@ import Testing
             #expect(try pageSize() == 16_384)
         }
         #expect(try fixture.allProducts(pageSize: 1_000).count == 10_100)
+    }
+
+    /// A feed's descriptions run to a kilobyte or two; a page of 4 KiB keeps at most about 1,000
+    /// bytes of a row of the (WITHOUT ROWID) products table and puts the rest on a page of its own,
+    /// so such a catalog is made with larger pages.
+    @Test func aProductWithAKilobyteAndAHalfOfDescriptionKeepsItInItsPage() throws {
+        var fixture = try CatalogFixture()
+        fixture.options.sortMemory = 1 << 20  // the fixture's 1 KiB holds no such row
+        let description = String(repeating: "Soft brushed cotton, cut long. ", count: 50) + "Machine wash."
+        #expect(description.utf8.count == 1_563)
+        let rows = (0..<300).map { "D-\(String(format: "%04d", $0)),Shirt \($0),\"\(description)\",12.50" }
+        try fixture.importCSV("productId,title,description,listPrice\n" + rows.joined(separator: "\n") + "\n")
+        let connection = try Connection(path: fixture.databasePath, mode: .readOnly)
+        #expect(try connection.scalarInt("PRAGMA page_size") == 8192)
+        #expect(try connection.scalarInt("SELECT count(*) FROM dbstat WHERE name = '\(CatalogSchema.table)' AND pagetype = 'leaf'") ?? 0 > 1)
+        #expect(try connection.scalarInt("SELECT count(*) FROM dbstat WHERE name = '\(CatalogSchema.table)' AND pagetype = 'overflow'") == 0)
+        let products = try fixture.allProducts(pageSize: 100)
+        #expect(products.count == 300 && products.allSatisfy { $0.description == description })
+    }
+
+    /// The smallest page that keeps all but one row in 100 whole: 4 KiB for short rows, 8 KiB once
+    /// more than one row in 100 is past 4 KiB's quarter, 16 KiB past 8 KiB's.
+    @Test func thePageSizeFollowsTheLongestRows() {
+        func lengths(_ rows: [(length: Int, count: Int)]) -> RowLengths {
+            var lengths = RowLengths()
+            for (length, count) in rows { for _ in 0..<count { lengths.add(length) } }
+            return lengths
+        }
+        #expect(CatalogSchema.pageSize(for: RowLengths()) == 4096)
+        #expect(CatalogSchema.pageSize(for: lengths([(60, 1_000)])) == 4096)
+        #expect(CatalogSchema.pageSize(for: lengths([(60, 990), (1_500, 10)])) == 4096)
+        #expect(CatalogSchema.pageSize(for: lengths([(60, 989), (1_500, 11)])) == 8192)
+        #expect(CatalogSchema.pageSize(for: lengths([(60, 989), (2_500, 11)])) == 16384)
+        #expect(CatalogSchema.pageSize(for: lengths([(60, 500), (1_500, 490), (50_000, 10)])) == 8192)
+        #expect(CatalogSchema.longestWholeRow(pageSize: 4096) < 1_000 && CatalogSchema.longestWholeRow(pageSize: 8192) < 2_000)
     }
 
     @Test(arguments: [false, true]) func deleteMissingMakesTheCatalogEqualToTheFileInEitherWay(large: Bool) throws {
@@ -260,8 +295,8 @@ private final class SearchingSink: CatalogSink {
     var productsDeleted: Int { inner.productsDeleted }
     var editsReplaced: Int { inner.editsReplaced }
     func claim(mode: ImportMode) throws { try inner.claim(mode: mode) }
-    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, deletingMissing: Bool) throws {
-        try inner.begin(mode: mode, columns: columns, extraColumns: extraColumns, rows: rows, deletingMissing: deletingMissing)
+    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, rowLengths: RowLengths, deletingMissing: Bool) throws {
+        try inner.begin(mode: mode, columns: columns, extraColumns: extraColumns, rows: rows, rowLengths: rowLengths, deletingMissing: deletingMissing)
     }
     func write(_ rows: CheckedRows) throws { try inner.write(rows) }
     func commitAndContinue() throws { try inner.commitAndContinue() }
