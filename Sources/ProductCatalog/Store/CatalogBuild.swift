@@ -38,7 +38,7 @@ final class CatalogBuild {
     /// The caller holds the catalog's ``ImportLock``, so no other import is using the build file.
     /// With `copyingLive`, the build starts as a copy of the live catalog (and keeps its page
     /// size); otherwise it is a new file of `pageSize` bytes a page.
-    init(livePath: String, copyingLive: Bool, pageSize: Int = 4096, maxPages: Int? = nil,
+    init(livePath: String, copyingLive: Bool, pageSize: Int, maxPages: Int? = nil,
          facetValuesKept: Int = FacetTotals.maxValues) throws {
         self.livePath = livePath
         self.facetValuesKept = facetValuesKept
