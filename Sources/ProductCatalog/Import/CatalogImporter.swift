@@ -130,12 +130,12 @@ public struct CatalogImporter: Sendable {
             let malformation = record.malformation
             var used = arena.used
             var outcome = record.withFields { checker.encode($0, malformation: malformation, line: line, into: arena) }
-            if case .noRoom = outcome {
+            if case .noRoom = outcome, !arena.isEmpty {
                 arena = try sorter.exchange(arena)
                 used = 0
                 outcome = record.withFields { checker.encode($0, malformation: malformation, line: line, into: arena) }
-                if case .noRoom = outcome { outcome = .rejected("the row is larger than the import's sort memory") }
             }
+            if case .noRoom = outcome { outcome = .rejected("the row is larger than the import's sort memory") }
             if case .encoded = outcome { lengths.add(arena.used - used) }
             guard case .rejected(let reason) = outcome else { return }
             try record.withFields { try rejects.write(line: line, reason: reason, fields: $0) }

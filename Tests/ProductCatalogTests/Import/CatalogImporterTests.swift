@@ -77,10 +77,12 @@ import Testing
         }
     }
 
-    @Test func aRowLargerThanTheSortMemoryIsRejectedNotLost() throws {
+    /// Also as the first row, when the sort's memory holds nothing to hand over before trying again.
+    @Test(arguments: [false, true]) func aRowLargerThanTheSortMemoryIsRejectedNotLost(first: Bool) throws {
         var fixture = try CatalogFixture()
         fixture.options.sortMemory = 64
-        let summary = try fixture.importCSV("sku,name\nA1,short\nA2,\(String(repeating: "x", count: 100))\n")
+        let rows = ["A1,short", "A2,\(String(repeating: "x", count: 100))"]
+        let summary = try fixture.importCSV("sku,name\n" + (first ? rows.reversed() : rows).joined(separator: "\n") + "\n")
         #expect(summary.rowsInserted == 1 && summary.rowsRejected == 1)
         #expect(try fixture.rejects()[1][1] == "the row is larger than the import's sort memory")
     }
