@@ -30,7 +30,8 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
-from selenium.common.exceptions import ElementNotInteractableException, StaleElementReferenceException
+from selenium.common.exceptions import (ElementClickInterceptedException, ElementNotInteractableException,
+                                        StaleElementReferenceException)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -1296,14 +1297,16 @@ class BrowserTest:
             self.collect_console()
             self.console = self.console[:before] + [entry for entry in self.console[before:]
                                                     if "ERR_CONNECTION_REFUSED" not in entry["message"]]
-        if self.element("connection").is_displayed():
+        def back_online():
+            """Clicks Try again now while the banner shows; the page's own retry may hide it at any moment."""
+            if not self.element("connection").is_displayed():
+                return True
             try:
                 self.element("connection-retry").click()
-            except ElementNotInteractableException:
-                # The page's own retry may find the server first and hide the banner between the two calls.
-                if self.element("connection").is_displayed():
-                    raise
-        self.wait(lambda: not self.element("connection").is_displayed(), "the banner stayed after the server was back")
+            except (ElementNotInteractableException, ElementClickInterceptedException):
+                pass  # hidden (or moving) between the check and the click: asked again below
+            return not self.element("connection").is_displayed()
+        self.wait(back_online, "the banner stayed after the server was back")
         self.wait(lambda: not self.element("outbox").is_displayed(), f"the waiting changes were not all sent: {self.element('outbox-text').text!r}")
         assert self.server.get_json("/api/products/" + added)["title"] == "Waiting offline", "the offline add did not reach the server"
         starred = [p["productId"] for p in self.server.get_json("/api/favorites")["products"]]
