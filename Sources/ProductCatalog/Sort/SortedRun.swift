@@ -47,16 +47,31 @@ final class FileRun: SortedRun {
     private(set) var currentPrefix = KeyPrefix(high: 0, low: 0)
 
     /// Writes the arena's rows, in entry order, to a new file next to `pathPrefix`.
-    init(writing arena: RowArena, pathPrefix: String, number: Int, bufferCapacity: Int = 64 << 10) throws {
-        path = "\(pathPrefix).run\(number)"
+    convenience init(writing arena: RowArena, pathPrefix: String, number: Int, bufferCapacity: Int = 64 << 10) throws {
+        try self.init(path: "\(pathPrefix).run\(number)", bufferCapacity: bufferCapacity) { append in
+            for index in arena.entries.indices { try append(arena.row(index)) }
+        }
+    }
+
+    /// Writes the rows `merger` gives, in order, to a new file next to `pathPrefix`: one run in
+    /// place of the runs it merges.
+    convenience init(merging merger: RowMerger, pathPrefix: String, number: Int, bufferCapacity: Int = 64 << 10) throws {
+        try self.init(path: "\(pathPrefix).run\(number)", bufferCapacity: bufferCapacity) { append in
+            try merger.forEach(append)
+        }
+    }
+
+    /// Creates the file at `path`, unlinks it, writes the rows `rows` hands to its argument, and
+    /// reads the first one back.
+    private init(path: String, bufferCapacity: Int, rows: ((EncodedRow) throws -> Void) throws -> Void) throws {
+        self.path = path
         let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw ByteSourceError(source: path, reason: FileByteSource.describe(errno: errno)) }
         unlink(path)
         descriptor = fd
         self.bufferCapacity = bufferCapacity
         buffer = .allocate(byteCount: bufferCapacity, alignment: 16)
-        for index in arena.entries.indices {
-            let row = arena.row(index)
+        try rows { row in
             let size = row.totalSize
             if end + size > self.bufferCapacity { try flush() }
             if size > self.bufferCapacity { try grow(to: size) }
