@@ -1,6 +1,6 @@
 /// How long an import's rows are, in bytes of their encoded fields, counted in steps of 256
 /// bytes: what a new catalog's page size is chosen from (``CatalogSchema/pageSize(for:)``).
-public struct RowLengths: Sendable, Equatable {
+public struct RowLengths: Sendable {
     /// The width of a step, in bytes.
     static let step = 256
     /// Rows in each step of length; the last one holds every row of 16 KiB or more.
