@@ -75,9 +75,12 @@ public actor ImportCoordinator {
     }
 
     /// Starts importing the uploaded file of import `id`; an upsert `deletingMissing` deletes the products the file does not list.
-    func start(_ id: Int, mode: ImportMode = .replace, deletingMissing: Bool = false) -> ImportRecord? {
+    func start(_ id: Int, mode: ImportMode = .replace, deletingMissing: Bool = false, limits: ImportLimits = ImportLimits()) -> ImportRecord? {
         var options = ImportOptions(databasePath: databasePath, mode: mode)
         options.deleteMissing = deletingMissing
+        options.maxDeletes = limits.maxDeletes
+        options.maxErrors = limits.maxErrors
+        options.allowEmpty = limits.allowEmpty
         options.rejectsPath = rejectsPath(for: id)
         options.progressInterval = progressInterval
         let importer = CatalogImporter(options: options)
@@ -90,8 +93,10 @@ public actor ImportCoordinator {
 
     /// Starts importing the uploaded local inventory file of import `id` into the stock by store
     /// (see ``StockImporter``): `.replace` makes the stock the file's, `.upsert` changes the pairs it names.
-    func startStock(_ id: Int, mode: ImportMode) -> ImportRecord? {
+    func startStock(_ id: Int, mode: ImportMode, limits: ImportLimits = ImportLimits()) -> ImportRecord? {
         var importer = StockImporter(databasePath: databasePath, mode: mode)
+        importer.maxErrors = limits.maxErrors
+        importer.allowEmpty = limits.allowEmpty
         importer.rejectsPath = rejectsPath(for: id)
         importer.progressInterval = progressInterval
         let job = importer.start(input: InputSource.file(path: uploadPath(for: id)))
@@ -196,6 +201,14 @@ public actor ImportCoordinator {
             try? FileManager.default.removeItem(atPath: rejectsPath(for: id))
         }
     }
+}
+
+/// What an upload may ask of its import beyond its mode: the limits the command line sets with
+/// `--max-errors`, `--max-deletes` and `--allow-empty`, with the same defaults.
+struct ImportLimits: Sendable {
+    var maxErrors = ImportOptions().maxErrors
+    var maxDeletes = DeleteLimit.default
+    var allowEmpty = false
 }
 
 /// The server paths an import's summary names: the catalog and the rejects file.

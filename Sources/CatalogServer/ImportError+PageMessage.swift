@@ -29,6 +29,8 @@ extension ImportError {
             return text
         case .tooManyRejects(let limit, let line, _):
             return "The import stopped at line \(line): more than \(limit) rows were rejected, so the catalog was not changed. The rejected rows, each with its reason, can be downloaded below."
+        case .tooManyDeletes(let wouldDelete, let catalogProducts, let limit):
+            return "The file leaves out \(wouldDelete.formatted()) of the catalog's \(catalogProducts.formatted()) products, more than the \(limit) an update may delete, so the catalog was not changed. If the file really is the whole catalog, send it again with maxDeletes=\(wouldDelete) (or a share such as maxDeletes=50%)."
         case .duplicate(let productId, let firstLine, let line):
             return "productId “\(productId.prefix(80))” appears on line \(firstLine) and again on line \(line). The catalog was not changed."
         case .catalog(.database(_, let error)) where error.isFull:

@@ -20,7 +20,10 @@ struct ImportsController<Context: RequestContext> {
     }
 
     /// `POST ?mode=replace|upsert[&deleteMissing=true]` with the CSV as the body: 202 and the
-    /// import's record. `deleteMissing` (upsert only) deletes the products the file does not list.
+    /// import's record. `deleteMissing` (upsert only) deletes the products the file does not list,
+    /// at most `maxDeletes` of them (`250` or `25%`; a tenth of the catalog by default).
+    /// `maxErrors` (1,000 by default) and `allowEmpty=true` are the command line's `--max-errors`
+    /// and `--allow-empty`, for products and stock alike.
     /// `kind=stock` imports a local inventory file into the stock by store instead (see
     /// ``StockImporter``; `mode` replaces the stock or changes the pairs the file names).
     ///
@@ -44,6 +47,29 @@ struct ImportsController<Context: RequestContext> {
                            fields: ["deleteMissing": "Leave it out, or send mode=upsert with it."])
         default:
             throw APIError(.badRequest, "deleteMissing is true or false.", fields: ["deleteMissing": "Use true or false."])
+        }
+        var limits = ImportLimits()
+        if let text = FormQuery(request.uri.query)["maxDeletes"] {
+            guard deleteMissing else {
+                throw APIError(.badRequest, "maxDeletes limits deleteMissing; send deleteMissing=true with it, or leave it out.",
+                               fields: ["maxDeletes": "Leave it out, or send deleteMissing=true."])
+            }
+            guard let limit = DeleteLimit(text) else {
+                throw APIError(.badRequest, "maxDeletes is a number of products (250) or a share of the catalog (25%).",
+                               fields: ["maxDeletes": "Use a number such as 250, or a share such as 25%."])
+            }
+            limits.maxDeletes = limit
+        }
+        switch FormQuery(request.uri.query)["allowEmpty"] {
+        case nil, "", "false": break
+        case "true": limits.allowEmpty = true
+        default: throw APIError(.badRequest, "allowEmpty is true or false.", fields: ["allowEmpty": "Use true or false."])
+        }
+        if let text = FormQuery(request.uri.query)["maxErrors"] {
+            guard let count = Int(text), count >= 0 else {
+                throw APIError(.badRequest, "maxErrors is a whole number of rejected rows, 0 or more.", fields: ["maxErrors": "Use a whole number such as 1000."])
+            }
+            limits.maxErrors = count
         }
         let stock: Bool
         switch FormQuery(request.uri.query)["kind"] {
@@ -71,7 +97,8 @@ struct ImportsController<Context: RequestContext> {
             await imports.abandonUpload(id)
             throw error
         }
-        let started = stock ? await imports.startStock(id, mode: mode) : await imports.start(id, mode: mode, deletingMissing: deleteMissing)
+        let started = stock ? await imports.startStock(id, mode: mode, limits: limits)
+            : await imports.start(id, mode: mode, deletingMissing: deleteMissing, limits: limits)
         guard let record = started else { throw APIError(.internalServerError, "Import \(id) vanished before it started.") }
         return JSONResponse.response(record.jsonValue, status: .accepted, headers: [.location: "/api/imports/\(id)"])
     }

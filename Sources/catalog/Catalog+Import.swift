@@ -28,8 +28,11 @@ extension Catalog {
         @Option(help: "replace: the file becomes the catalog, swapped in when complete. upsert: add the file's products and update those already there, in one transaction.")
         var mode: ImportMode = .replace
 
-        @Flag(help: "With --mode upsert: delete the products the file does not list, so the catalog ends up equal to the file while only the difference is written.")
+        @Flag(help: "With --mode upsert: delete the products the file does not list, so the catalog ends up equal to the file while only the difference is written. A product whose row was rejected is kept.")
         var deleteMissing = false
+
+        @Option(help: ArgumentHelp("With --delete-missing: the most products it may delete, as a number (250) or a share of the catalog (25%); past it the import stops with the catalog unchanged.", valueName: "N|N%"))
+        var maxDeletes: DeleteLimit = .default
 
         @Option(help: "What to do when a productId appears again: last (the later row wins), first, or fail.")
         var onDuplicate: DuplicatePolicy = .last
@@ -57,6 +60,9 @@ extension Catalog {
 
         func validate() throws {
             guard maxErrors >= 0 else { throw ValidationError("--max-errors must be 0 or more.") }
+            if maxDeletes != .default, !deleteMissing {
+                throw ValidationError("--max-deletes limits --delete-missing; add --delete-missing, or leave --max-deletes out.")
+            }
             if deleteMissing, mode != .upsert {
                 throw ValidationError("--delete-missing needs --mode upsert: a replacing import already makes the catalog equal to the file.")
             }
@@ -73,6 +79,7 @@ extension Catalog {
             options.sortMemory = sortMemory << 20
             options.allowEmpty = allowEmpty
             options.deleteMissing = deleteMissing
+            options.maxDeletes = maxDeletes
 
             FIFONotice.announce(file)
             let input = InputSource(argument: file, httpOptions: HTTPByteSource.Options(timeout: .milliseconds(Int64((timeout * 1000).rounded()))))
@@ -126,6 +133,10 @@ extension Catalog {
 }
 
 extension DuplicatePolicy: ExpressibleByArgument {}
+extension DeleteLimit: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+    public var defaultValueDescription: String { argument }
+}
 extension FeedFormat: ExpressibleByArgument {}
 extension ImportMode: ExpressibleByArgument {}
 extension SearchSort: ExpressibleByArgument {}

@@ -22,6 +22,8 @@ extension ImportError {
             "\(source): a collection file needs the columns collection and productId (one row per product in a collection); its header has \(header.joined(separator: ", ")). No collection was changed."
         case .tooManyRejects(let limit, let line, let rejectsPath):
             "stopped at line \(line): more than \(limit) rows were rejected (see \(rejectsPath); raise --max-errors to go on). The catalog was not changed."
+        case .tooManyDeletes(let wouldDelete, _, _):
+            "\(description) If the file really is the whole catalog, run it again with --max-deletes \(wouldDelete) (or a share such as --max-deletes 50%)."
         case .duplicate(let productId, let firstLine, let line):
             "productId \"\(productId)\" appears on line \(firstLine) and again on line \(line) (--on-duplicate fail). The catalog was not changed."
         case .catalog(let error):

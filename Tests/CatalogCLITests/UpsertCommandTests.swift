@@ -16,7 +16,17 @@ import Testing
         let refused = try catalog.run(["import", "delta.csv", "--delete-missing"])
         #expect(refused.status == 2 && refused.standardError.contains("--delete-missing needs --mode upsert"), "\(refused.standardError)")
 
-        let upsert = try catalog.run(["import", "delta.csv", "--mode", "upsert", "--delete-missing", "--json"])
+        // Two of three products would go: more than the tenth allowed without --max-deletes.
+        let limited = try catalog.run(["import", "delta.csv", "--mode", "upsert", "--delete-missing"])
+        #expect(limited.status == 1 && limited.standardError.contains("leaves out 2 of the catalog's 3 products")
+                && limited.standardError.contains("--max-deletes 2"), "\(limited.standardError)")
+        let headerOnly = directory + "/header.csv"
+        try Data("productId,title\n".utf8).write(to: URL(fileURLWithPath: headerOnly))
+        let empty = try catalog.run(["import", headerOnly, "--mode", "upsert", "--delete-missing"])
+        #expect(empty.status == 1 && empty.standardError.contains("--allow-empty"), "\(empty.standardError)")
+        #expect(try catalog.run(["import", "delta.csv", "--max-deletes", "5"]).status == 2)
+
+        let upsert = try catalog.run(["import", "delta.csv", "--mode", "upsert", "--delete-missing", "--max-deletes", "67%", "--json"])
         #expect(upsert.status == 0, "\(upsert.standardError)")
         let finished = try #require(upsert.standardOutput.split(separator: "\n").last)
         let event = try #require(try JSONSerialization.jsonObject(with: Data(finished.utf8)) as? [String: Any])

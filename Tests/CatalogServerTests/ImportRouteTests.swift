@@ -122,10 +122,24 @@ import Testing
                                                    body: ByteBuffer(string: productsCSV(prefix: "P", count: 2)))
             #expect(refused.status == .badRequest)
             let delta = "productId,title,listPrice\nP-003,Changed,1.00\nQ-1,New,2.00\n"
-            let accepted = try await client.execute(uri: "/api/imports?mode=upsert&deleteMissing=true", method: .post, headers: csvUpload,
+            // Past a tenth of the catalog, the import stops with it unchanged; so does a header-only file.
+            for (query, body) in [("", delta), ("&maxDeletes=90%", "productId,title\n")] {
+                let limited = try await client.execute(uri: "/api/imports?mode=upsert&deleteMissing=true" + query, method: .post, headers: csvUpload,
+                                                       body: ByteBuffer(string: body))
+                #expect(limited.status == .accepted)
+                let id = try #require(try limited.json()["id"] as? Int)
+                let failed = try #require(try ServerSentEvent.parse(try await client.execute(uri: "/api/imports/\(id)/events", method: .get).text).last)
+                #expect(failed.name == "failed", "\(failed.data)")
+            }
+            #expect(try await client.execute(uri: "/api/products", method: .get).productIds().count == 10)
+            let badLimit = try await client.execute(uri: "/api/imports?mode=upsert&deleteMissing=true&maxDeletes=lots", method: .post,
+                                                    headers: csvUpload, body: ByteBuffer(string: delta))
+            #expect(badLimit.status == .badRequest)
+            let accepted = try await client.execute(uri: "/api/imports?mode=upsert&deleteMissing=true&maxDeletes=9", method: .post, headers: csvUpload,
                                                     body: ByteBuffer(string: delta))
             #expect(accepted.status == .accepted)
-            let events = try ServerSentEvent.parse(try await client.execute(uri: "/api/imports/1/events", method: .get).text)
+            let id = try #require(try accepted.json()["id"] as? Int)
+            let events = try ServerSentEvent.parse(try await client.execute(uri: "/api/imports/\(id)/events", method: .get).text)
             let finished = try #require(events.last)
             #expect(finished.name == "finished", "\(finished.data)")
             #expect(finished.data["rowsDeleted"] as? Int == 9 && finished.data["rowsUpdated"] as? Int == 1)

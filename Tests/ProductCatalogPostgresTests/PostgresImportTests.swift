@@ -124,6 +124,34 @@ import Testing
         }
     }
 
+    /// The rules of a catalog file's upsert that deletes what its file omits, on PostgreSQL: rejected
+    /// rows spare their products, a header-only file deletes nothing, a cut file stops at the limit.
+    @Test func anUpsertDeletesOnlyWhatItsFileTrulyOmits() async throws {
+        let folder = try TemporaryFolder()
+        let old = try folder.write("old.csv", "productId,title,listPrice,salesPrice\n" + (0..<40).map { "P-\($0),Old,20.00,10.00\n" }.joined())
+        // Every product again, four with a sale price above the list price, one spelled in lower case.
+        let full = try folder.write("full.csv", "productId,title,listPrice,salesPrice\n"
+            + (0..<40).map { $0 % 10 == 3 ? "p-\($0),New,20.00,30.00\n" : "P-\($0),New,20.00,10.00\n" }.joined())
+        let header = try folder.write("header.csv", "productId,title\n")
+        let cut = try folder.write("cut.csv", "productId,title\n" + (0..<30).map { "P-\($0),Cut\n" }.joined())
+        try await PostgresTestServer.withCatalog { location in
+            _ = try await importCSV(old, into: location)
+            var options = ImportOptions()
+            options.mode = .upsert
+            options.deleteMissing = true
+            options.rejectsPath = folder.path + "/rejects.csv"
+            let summary = try await importCSV(full, into: location, options: options)
+            #expect(summary.rowsRejected == 4 && summary.rowsDeleted == 0 && summary.productsInCatalog == 40)
+            for file in [header, cut] {
+                await #expect(throws: ImportError.self) { try await importCSV(file, into: location, options: options) }
+            }
+            #expect(try await PostgresTestServer.integer("SELECT count(*) FROM products WHERE title = 'Old'", at: location) == 4)
+            #expect(try await PostgresTestServer.integer("SELECT count(*) FROM products", at: location) == 40)
+            options.maxDeletes = .products(10)
+            #expect(try await importCSV(cut, into: location, options: options).rowsDeleted == 10)
+        }
+    }
+
     @Test func anUpsertNeedsACatalog() async throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("feed.csv", "productId\nA\n")

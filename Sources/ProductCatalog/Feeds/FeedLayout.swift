@@ -73,6 +73,12 @@ struct FeedColumns {
         names.lazy.compactMap { normalized.firstIndex(of: HeaderName.normalize($0)) }.first
     }
 
+    /// Every column named one of `names`, in header order, left among the extras.
+    func indices(_ names: [String]) -> [Int] {
+        let keys = Set(names.map(HeaderName.normalize))
+        return normalized.indices.filter { keys.contains(normalized[$0]) }
+    }
+
     /// True when the header has a column named `name`.
     func has(_ name: String) -> Bool {
         normalized.contains(HeaderName.normalize(name))

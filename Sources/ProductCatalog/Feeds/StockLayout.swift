@@ -45,15 +45,25 @@ struct StockLayout {
             return
         }
         format = .generic
-        let product = columns.index("productId", "product id", "id", "sku")
-        let store = columns.index("store", "store_code", "location", "store id")
-        let quantity = columns.index("quantity", "qty", "stock", "available", "on hand")
+        let product = try Self.column(for: "productId", in: columns, names: "productId", "product id", "id", "sku")
+        let store = try Self.column(for: "store", in: columns, names: "store", "store_code", "location", "store id")
+        let quantity = try Self.column(for: "quantity", in: columns, names: "quantity", "qty", "stock", "available", "on hand")
         guard let product, let store, let quantity else {
             throw .missing([product == nil ? "productId" : nil, store == nil ? "store" : nil, quantity == nil ? "quantity" : nil].compactMap { $0 },
                            format: .generic)
         }
         (self.productId, self.store, self.quantity) = (product, store, quantity)
         optionValues = []
+    }
+
+    /// The column for `field` among `names` (the first its own): the one named as the field when
+    /// the header has it, else the one column named by another of them; throws when two are.
+    /// The rule of a product import's header (``HeaderMapping``).
+    private static func column(for field: String, in columns: FeedColumns, names: String...) throws(StockLayoutError) -> Int? {
+        let matches = columns.indices(names)
+        if let own = matches.first(where: { HeaderName.normalize(columns.header[$0]) == HeaderName.normalize(field) }) { return own }
+        guard matches.count <= 1 else { throw .ambiguous(field: field, headers: matches.map { columns.header[$0] }) }
+        return matches.first
     }
 
     /// The stock row a record makes, or why it makes none.
@@ -63,8 +73,10 @@ struct StockLayout {
             id = ShopifyLayout.variantKey(handle: id, optionValues: optionValues.map { fields[column: $0] })
         }
         guard !id.isEmpty else { return .failure(.noProductId) }
+        if let problem = ProductRules.problem(inProductId: id) { return .failure(.badProductId(problem)) }
         let store = fields[column: store]
         guard !store.isEmpty else { return .failure(.noStore) }
+        guard !store.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return .failure(.storeControlCharacter) }
         let text = fields[column: quantity]
         guard let quantity = Self.quantity(text) else { return .failure(.badQuantity(text)) }
         return .success(StockRow(productId: id, store: store, quantity: quantity))
@@ -92,10 +104,18 @@ enum StockRowRejection: Error, Equatable {
     case badQuantity(String)
     case unknownProduct(String)
     case malformed(String)
+    case badProductId(ProductRules.ProductIdProblem)
+    case storeControlCharacter
+    /// Column `column` (from 1) is not valid UTF-8 or holds a NUL byte.
+    case notText(column: Int, TextValidation.Problem)
 
     var reason: String {
         switch self {
         case .noProductId: "the row names no product"
+        case .badProductId(let problem): problem.reason
+        case .storeControlCharacter: "the store's name contains a control character (a line break, tab or escape)"
+        case .notText(let column, .nulByte): "column \(column) contains a NUL byte"
+        case .notText(let column, .invalidUTF8): "column \(column) is not valid UTF-8 (the file may be Latin-1 or Windows-1252: import it with that encoding)"
         case .noStore: "the row names no store"
         case .badQuantity(let text): text.isEmpty ? "the quantity is empty" : "the quantity \"\(text)\" is not a whole number"
         case .unknownProduct(let id): "the catalog has no product \"\(id)\""
@@ -107,6 +127,8 @@ enum StockRowRejection: Error, Equatable {
 /// A stock file's header that lacks a column a stock import needs.
 public enum StockLayoutError: Error, Equatable, Sendable {
     case missing([String], format: StockFormat)
+    /// Two or more columns could each be `field` (a file with both `id` and `sku`), and none is named so.
+    case ambiguous(field: String, headers: [String])
 }
 
 extension StockLayoutError: CustomStringConvertible {
@@ -119,6 +141,8 @@ extension StockLayoutError: CustomStringConvertible {
             case .generic: "a stock file has a column for each of productId (or id, sku), store (or store_code, location) and quantity (or qty, available)"
             }
             return "the header has no column for \(names.joined(separator: ", ")): \(where_)"
+        case .ambiguous(let field, let headers):
+            return "columns \(headers.map { "\"\($0)\"" }.joined(separator: ", ")) all match \(field), and none is named \(field)"
         }
     }
 }

@@ -107,6 +107,8 @@ public struct CatalogImporter: Sendable {
         var checker: ProductRowChecker
         /// How long the kept rows are.
         var lengths: RowLengths
+        /// The productIds the rejected rows name, kept when the upsert deletes what its file omits.
+        var spared: Set<String>
     }
 
     /// Phase 1: reads and checks every record; sorts the good ones into runs on a second core,
@@ -124,6 +126,9 @@ public struct CatalogImporter: Sendable {
         var arena = RowArena(capacity: arenaCapacity)
         var checker = reading.checker
         var lengths = RowLengths()
+        var spared = Set<String>()
+        let sparing = options.mode == .upsert && options.deleteMissing
+        let productIdColumn = reading.mapping.fieldColumns[.productId]
         let maxErrors = options.maxErrors
         /// Checks one row and sorts it in or rejects it.
         func accept(_ record: CSVRecord, line: Int) throws {
@@ -139,6 +144,11 @@ public struct CatalogImporter: Sendable {
             if case .encoded = outcome { lengths.add(arena.used - used) }
             guard case .rejected(let reason) = outcome else { return }
             try record.withFields { try rejects.write(line: line, reason: reason, fields: $0) }
+            // A rejected row still names its product: deleting what the file omits must keep it.
+            if sparing, let column = productIdColumn, column < record.count {
+                let id = record.withFields { String(decoding: ProductRules.trimmed($0[column]), as: UTF8.self) }
+                if !id.isEmpty { spared.insert(id) }
+            }
             reporter.counts.rowsRejected += 1
             if reporter.counts.rowsRejected > maxErrors {
                 throw ImportError.tooManyRejects(limit: maxErrors, line: line, rejectsPath: rejects.path)
@@ -162,7 +172,7 @@ public struct CatalogImporter: Sendable {
             let counts = reporter.counts
             reporter.counts.duplicates = duplicates
             reporter.rowsToWrite = counts.rowsRead - counts.rowsRejected - counts.rowsFolded - duplicates
-            return SortedRows(runs: runs, checker: checker, lengths: lengths)
+            return SortedRows(runs: runs, checker: checker, lengths: lengths, spared: spared)
         } catch {
             sorter.abandon()
             try? rejects.finish()
@@ -180,7 +190,7 @@ public struct CatalogImporter: Sendable {
             let counts = reporter.counts
             try sink.begin(mode: options.mode, columns: sorted.checker.checkedColumns, extraColumns: extraColumns,
                            rows: counts.rowsRead - counts.rowsRejected - counts.rowsFolded, rowLengths: sorted.lengths,
-                           deletingMissing: options.mode == .upsert && options.deleteMissing)
+                           deletingMissing: options.mode == .upsert && options.deleteMissing ? DeletionOfMissing(spared: sorted.spared) : nil)
             var rowsInTransaction = 0
             try sorted.checker.parameters.withUnsafeBufferPointer { parameters in
                 while let batch = try stream.next() {
@@ -209,6 +219,7 @@ public struct CatalogImporter: Sendable {
     private func install(_ sink: any CatalogSink) throws -> Int {
         do {
             let stored = try sink.finish()
+            try checkDeletes(sink)
             try sink.install()
             return stored
         } catch {
@@ -217,13 +228,21 @@ public struct CatalogImporter: Sendable {
         }
     }
 
-    /// Refuses an import that would keep nothing: every row rejected, or (replacing) no rows at all.
+    /// Refuses an upsert that would delete more of the catalog than ``ImportOptions/maxDeletes`` allows.
+    private func checkDeletes(_ sink: any CatalogSink) throws {
+        guard options.mode == .upsert, options.deleteMissing,
+              sink.productsDeleted > options.maxDeletes.allowed(ofCatalog: sink.productsBefore) else { return }
+        throw ImportError.tooManyDeletes(wouldDelete: sink.productsDeleted, catalogProducts: sink.productsBefore, limit: options.maxDeletes)
+    }
+
+    /// Refuses an import that would keep nothing: every row rejected, or no rows at all where that
+    /// would empty the catalog (replacing it, or upserting and deleting what the file omits).
     private func checkSomethingKept(_ counts: ImportProgress, checker: ProductRowChecker, rejectsPath: String, source: String) throws {
         guard !options.allowEmpty, counts.rowsRejected + counts.rowsFolded == counts.rowsRead else { return }
         if counts.rowsRejected > 0 {
             throw ImportError.nothingImported(
                 rowsRead: counts.rowsRead, invalidUTF8: checker.invalidUTF8Rows, rejectsPath: rejectsPath)
         }
-        if options.mode == .replace { throw ImportError.noDataRows(source: source) }
+        if options.mode == .replace || options.deleteMissing { throw ImportError.noDataRows(source: source) }
     }
 }

@@ -20,6 +20,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case collectionsHeader(source: String, header: [String])
     /// More rows were rejected than `maxErrors` allows.
     case tooManyRejects(limit: Int, line: Int, rejectsPath: String)
+    /// An upsert deleting what its file omits would delete more products than ``ImportOptions/maxDeletes`` allows.
+    case tooManyDeletes(wouldDelete: Int, catalogProducts: Int, limit: DeleteLimit)
     /// With ``DuplicatePolicy/fail``, a productId came again.
     case duplicate(productId: String, firstLine: Int, line: Int)
     /// The catalog could not be opened, written or swapped: it is not a catalog, it is
@@ -56,6 +58,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
             return "\(source): a collection file needs the columns collection and productId; its header has \(header.joined(separator: ", "))"
         case .tooManyRejects(let limit, let line, let rejectsPath):
             return "stopped at line \(line): more than \(limit) rows were rejected (see \(rejectsPath)). The catalog was not changed."
+        case .tooManyDeletes(let wouldDelete, let catalogProducts, let limit):
+            return "the file leaves out \(wouldDelete) of the catalog's \(catalogProducts) products, more than the \(limit) an upsert may delete, so the catalog was not changed."
         case .duplicate(let productId, let firstLine, let line):
             return "productId \"\(productId)\" appears on line \(firstLine) and again on line \(line), and duplicates were to fail the import. The catalog was not changed."
         case .catalog(let error):

@@ -22,6 +22,9 @@ public struct ImportOptions: Sendable {
     /// With an upsert, deletes the products the file does not list, so that the catalog ends up
     /// equal to the file while only the difference is written.
     public var deleteMissing = false
+    /// With ``deleteMissing``, the most products the upsert may delete; past it the import stops
+    /// with ``ImportError/tooManyDeletes(wouldDelete:catalogProducts:limit:)`` and the catalog unchanged.
+    public var maxDeletes = DeleteLimit.default
     /// Lets an import replace the catalog with an empty one (from a header-only file, or one whose rows were all rejected).
     public var allowEmpty = false
 

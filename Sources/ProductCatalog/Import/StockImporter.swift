@@ -23,8 +23,10 @@ public struct StockImporter: Sendable {
     public var reading = FeedReading()
     /// Where rejected rows go; by default the catalog's path with `.stock-rejects.csv`.
     public var rejectsPath: String?
-    /// The import fails once more rows than this were rejected.
-    public var maxErrors = Int.max
+    /// The import fails once more rows than this were rejected, as a product import does.
+    public var maxErrors = ImportOptions().maxErrors
+    /// Lets a replacing import empty the stock: from a header-only file, or one whose rows were all rejected.
+    public var allowEmpty = false
     /// How often `progress` is called.
     public var progressInterval: Duration = .milliseconds(200)
 
@@ -60,11 +62,8 @@ public struct StockImporter: Sendable {
     }
 
     private func run(_ source: any ByteSource, reporter: inout ProgressReporter) throws -> StockImportSummary {
-        switch try CatalogSchema.kind(ofFileAt: databasePath) {
-        case .catalog: break
-        case .missing: throw CatalogError.noCatalog(path: databasePath)
-        case .empty, .otherDatabase, .notADatabase: throw CatalogError.notACatalog(path: databasePath)
-        }
+        // The same checks as a product upsert's: a catalog, a regular file, writable (even by root).
+        let databasePath = try ImportDestination(databasePath: self.databasePath, mode: .upsert).path
         let lock = try ImportLock(importInto: databasePath)
         defer { _ = lock }
         let reader = CSVReader(source: source, options: CSVReader.Options(
@@ -99,8 +98,10 @@ public struct StockImporter: Sendable {
 
         let rejects = RejectsFile(path: resolvedRejectsPath, header: header)
         var unknownProducts = 0
+        var invalidUTF8 = 0
         /// Writes a record the reading rejects, and stops the import past ``maxErrors``.
         func reject(_ rejection: StockRowRejection, line: Int, fields: CSVRecord.Fields) throws {
+            if case .notText(_, .invalidUTF8) = rejection { invalidUTF8 += 1 }
             try rejects.write(line: line, reason: rejection.reason, fields: fields)
             reporter.counts.rowsRejected += 1
             if reporter.counts.rowsRejected > maxErrors {
@@ -122,6 +123,8 @@ public struct StockImporter: Sendable {
                     try record.withFields { try reject(.malformed("the row is not valid CSV: \(malformation)"), line: line, fields: $0) }
                 } else if record.count != header.count {
                     try record.withFields { try reject(.malformed("the row has \(record.count) fields; the header has \(header.count)"), line: line, fields: $0) }
+                } else if let rejection = record.withFields(Self.textProblem) {
+                    try record.withFields { try reject(rejection, line: line, fields: $0) }
                 } else {
                     switch layout.row(record.strings) {
                     case .failure(let rejection):
@@ -143,6 +146,7 @@ public struct StockImporter: Sendable {
             }
             try connection.commit()
             try reporter.stopIfCancelled()
+            if mode == .replace, reporter.counts.rowsRead == 0, !allowEmpty { throw ImportError.noDataRows(source: source.name) }
             reporter.rowsToWrite = reporter.counts.rowsRead - reporter.counts.rowsRejected
             reporter.report(.writing)
             // Writing takes the catalog's write lock: searches read the old stock until the commit.
@@ -160,6 +164,10 @@ public struct StockImporter: Sendable {
                 reporter.counts.rowsRejected += unknown
                 unknownProducts = unknown
                 try rejects.finish()
+                // Every row rejected (unknown products, another encoding): replacing would empty the stock.
+                if written == 0, reporter.counts.rowsRejected > 0, !allowEmpty {
+                    throw ImportError.nothingImported(rowsRead: reporter.counts.rowsRead, invalidUTF8: invalidUTF8, rejectsPath: rejects.path)
+                }
                 reporter.report(.finishing)
                 let rows = Int(try connection.scalarInt("SELECT count(*) FROM \(StockTable.table)") ?? 0)
                 let stores = try StockTable.stores(connection)
@@ -170,7 +178,7 @@ public struct StockImporter: Sendable {
                     format: layout.format, rowsRead: counts.rowsRead, rowsWritten: written, rowsRejected: counts.rowsRejected,
                     unknownProducts: unknownProducts, duplicates: counts.duplicates, stockRows: rows, stores: stores.count,
                     bytesRead: source.bytesRead, elapsed: reporter.elapsed,
-                    databasePath: databasePath, rejectsPath: counts.rowsRejected > 0 ? rejects.path : nil)
+                    databasePath: self.databasePath, rejectsPath: counts.rowsRejected > 0 ? rejects.path : nil)
                 reporter.finish(progress: summary.progress)
                 return summary
             } catch {
@@ -243,7 +251,10 @@ public struct StockImporter: Sendable {
             let quantity = sorted.int64(at: 4)
             if sameProduct, sorted.withBytes(at: 1, { $0.elementsEqual(storeKey) }) {
                 reporter.counts.duplicates += 1
-                if mode == .replace, pairInStock != (quantity > 0) { inStock[storeKey]?.products += quantity > 0 ? 1 : -1 }
+                // A later row for the pair decides: the store's tally follows it, even from 0 to some.
+                if mode == .replace, pairInStock != (quantity > 0) {
+                    inStock[storeKey, default: (sorted.text(at: 3) ?? "", 0)].products += quantity > 0 ? 1 : -1
+                }
             } else {
                 storeKey = sorted.withBytes(at: 1) { Array($0) }
                 written += 1
@@ -291,6 +302,15 @@ public struct StockImporter: Sendable {
         } catch let error as SQLiteError where cancelled && error.isInterrupted {
             throw ImportError.cancelled
         }
+    }
+
+    /// Why a record's fields are not text a catalog keeps (the rules of a product import: valid
+    /// UTF-8, no NUL byte), or nil when they are.
+    private static func textProblem(_ fields: CSVRecord.Fields) -> StockRowRejection? {
+        for column in 0..<fields.count {
+            if let problem = TextValidation.problem(in: fields[column]) { return .notText(column: column + 1, problem) }
+        }
+        return nil
     }
 
     /// A record's fields, each its byte count (4 bytes, little-endian) then its bytes, for the rejects file.

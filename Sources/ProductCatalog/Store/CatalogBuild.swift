@@ -89,7 +89,7 @@ final class CatalogBuild {
     ///
     /// Products in the file replace those with the same productId (only the columns the file
     /// has); new ones are added; others stay, or go with `deletingMissing`.
-    func prepareUpsert(extraColumns: [String], insertColumns: [String], deletingMissing: Bool) throws {
+    func prepareUpsert(extraColumns: [String], insertColumns: [String], deletingMissing: DeletionOfMissing?) throws {
         guard let connection else { return }
         try database {
             try connection.begin(.deferred)

@@ -27,8 +27,10 @@ public protocol CatalogSink: AnyObject {
     /// Creates the new catalog (replace) or prepares the update (upsert) for about `rows` rows
     /// (duplicates not yet collapsed) of `columns` (productId first), of which `extraColumns` are
     /// the file's own, whose lengths are `rowLengths` (a new SQLite file's page size follows
-    /// them); an upsert `deletingMissing` also deletes the products the rows do not list.
-    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, rowLengths: RowLengths, deletingMissing: Bool) throws
+    /// them); an upsert `deletingMissing` also deletes the products the rows do not list, but
+    /// for those it spares (named by rejected rows).
+    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, rowLengths: RowLengths,
+               deletingMissing: DeletionOfMissing?) throws
     /// Writes rows sorted by productId and free of duplicates.
     func write(_ rows: CheckedRows) throws
     /// Lets the writes so far be committed, so that a large import holds little in memory.

@@ -68,7 +68,7 @@ final class CatalogUpdate {
 
     /// Readies the upsert's writes (see ``UpsertWriter``); with `deletingMissing` it also deletes
     /// the products the file does not list.
-    func prepare(extraColumns: [String], insertColumns: [String], deletingMissing: Bool) throws {
+    func prepare(extraColumns: [String], insertColumns: [String], deletingMissing: DeletionOfMissing?) throws {
         guard let connection else { return }
         try database {
             writer = try UpsertWriter(connection: connection, extraColumns: extraColumns, insertColumns: insertColumns,

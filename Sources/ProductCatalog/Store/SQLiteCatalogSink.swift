@@ -29,7 +29,7 @@ final class SQLiteCatalogSink: CatalogSink {
         self.destination = destination
     }
 
-    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, rowLengths: RowLengths, deletingMissing: Bool) throws {
+    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, rowLengths: RowLengths, deletingMissing: DeletionOfMissing?) throws {
         guard let path = destination?.path else { preconditionFailure("begin before claim") }
         let names = columns.map(\.name)
         if mode == .upsert {

@@ -10,10 +10,10 @@ final class UpsertWriter {
 
     /// Readies the catalog on `connection` for rows of `insertColumns` (productId first;
     /// `extraColumns` the file's own, added when the catalog lacks them).
-    init(connection: Connection, extraColumns: [String], insertColumns: [String], deletingMissing: Bool) throws {
+    init(connection: Connection, extraColumns: [String], insertColumns: [String], deletingMissing: DeletionOfMissing?) throws {
         inserter = try Self.inserter(into: connection, extraColumns: extraColumns, insertColumns: insertColumns)
         try WordIndex.deferWrites(connection)
-        missing = deletingMissing ? try MissingProducts(connection: connection) : nil
+        missing = try deletingMissing.map { try MissingProducts(connection: connection, sparing: $0.spared) }
         self.connection = connection
         changesBefore = connection.totalChanges
     }

@@ -37,8 +37,8 @@ public final class PostgresCatalogSink: CatalogSink {
     private var inTransaction = false
     public private(set) var productsBefore = 0
     public private(set) var productsDeleted = 0
-    /// Whether the upsert deletes the products its file does not list.
-    private var deletingMissing = false
+    /// Whether the upsert deletes the products its file does not list, and which it spares.
+    private var deletingMissing: DeletionOfMissing?
     public private(set) var editsReplaced = 0
     /// The place after the last product a replacing import wrote.
     private var nextPlace: Int64 = 1
@@ -92,7 +92,7 @@ public final class PostgresCatalogSink: CatalogSink {
         throw CatalogError.importRunning(path: session.location.description)
     }
 
-    public func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, rowLengths: RowLengths, deletingMissing: Bool) throws {
+    public func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, rowLengths: RowLengths, deletingMissing: DeletionOfMissing?) throws {
         self.deletingMissing = deletingMissing
         guard let session else { preconditionFailure("begin before claim") }
         let names = Set(columns.map { $0.name.lowercased() })
@@ -249,7 +249,7 @@ public final class PostgresCatalogSink: CatalogSink {
     /// Begins the upsert's transaction and merges the copied rows into the live table; returns
     /// the products before, deleted (with `deletingMissing`, those the file does not list) and after.
     private static func upsert(_ session: PostgresSession, columns: [CheckedColumn], extraColumns: [String],
-                               deletingMissing: Bool) async throws -> (Int, Int, Int) {
+                               deletingMissing: DeletionOfMissing?) async throws -> (Int, Int, Int) {
         let table = PostgresSchema.table
         try await session.execute("BEGIN", doing: "begin the upsert")
         let before = try await session.scalar("SELECT count(*) FROM products", as: Int.self, doing: "count the products") ?? 0
@@ -288,14 +288,19 @@ public final class PostgresCatalogSink: CatalogSink {
         try await session.execute(PostgresSchema.setMeta("nextPlace", String(nextPlace + upserted)),
                                   doing: "count the places")
         var deleted = 0
-        if deletingMissing {
-            deleted = try await session.scalar(PostgresQuery(unsafeSQL: """
+        if let deletingMissing {
+            // The products the rejected rows name are spared, as on SQLite.
+            var delete = PostgresStatement()
+            let spared = delete.bind(deletingMissing.spared)
+            delete.sql = """
                 WITH gone AS (
                   DELETE FROM \(table) p WHERE NOT EXISTS (
                     SELECT 1 FROM pg_temp.\(PostgresSchema.upsertTable) u WHERE lower(u."productId") = lower(p."productId"))
+                  AND NOT lower(p."productId") = ANY (SELECT lower(id) FROM unnest(\(spared)::text[]) AS s(id))
                   RETURNING 1)
                 SELECT count(*) FROM gone
-                """), as: Int.self, doing: "delete the products the file does not list") ?? 0
+                """
+            deleted = try await session.scalar(delete.query, as: Int.self, doing: "delete the products the file does not list") ?? 0
         }
         let after = try await session.scalar("SELECT count(*) FROM products", as: Int.self, doing: "count the products") ?? 0
         return (before, deleted, after)

@@ -67,6 +67,7 @@ import Testing
         #expect(changed.rowsUpdated == 398 && changed.productsInCatalog == 451)
         #expect(try Self.members(fixture.databasePath, "Summer") == expected)
         upsert.deleteMissing = true
+        upsert.maxDeletes = .none
         let deleting = try CatalogImporter(options: upsert).run(source: MemoryByteSource(Self.csv(Self.rows(0..<200, variant: 2))))
         #expect(deleting.rowsDeleted == 251)
         summer = summer.filter { $0 < 200 }

@@ -210,6 +210,7 @@ import Testing
         _ = try CatalogImporter(options: options).run(source: MemoryByteSource("productId,title\nA1,Blue Mug\nA5,Jug\n"))
         #expect(try Self.stock(fixture.databasePath) == ["a1\u{0}s1": 1, "a2\u{0}s1": 2, "a2\u{0}s2": 3, "b4\u{0}s1": 5])
         options.deleteMissing = true
+        options.maxDeletes = .none
         _ = try CatalogImporter(options: options).run(source: MemoryByteSource("productId,title\nA1,Blue Mug\nA2,Bowl\nA5,Jug\n"))
         #expect(try Self.stock(fixture.databasePath) == ["a1\u{0}s1": 1, "a2\u{0}s1": 2, "a2\u{0}s2": 3])
         try fixture.importCSV("productId,title\nA2,Bowl\nA5,Jug\nA6,Tray\n")

@@ -178,6 +178,7 @@ import Testing
         var upsert = live.options
         upsert.mode = .upsert
         upsert.deleteMissing = true
+        upsert.maxDeletes = .none
         let summary = try CatalogImporter(options: upsert).run(source: MemoryByteSource(Self.csv(file.reversed())))
         #expect(summary.rowsDeleted == 2_000 - kept.count)
         #expect(summary.rowsUpdated == kept.count && summary.productsInCatalog == kept.count + added.count)
@@ -242,6 +243,7 @@ import Testing
         var upsert = live.options
         upsert.mode = .upsert
         upsert.deleteMissing = true
+        upsert.maxDeletes = .none
         _ = try CatalogImporter(options: upsert).run(source: MemoryByteSource(Self.csv(file)))
 
         let fresh = try CatalogFixture()
@@ -295,7 +297,7 @@ private final class SearchingSink: CatalogSink {
     var productsDeleted: Int { inner.productsDeleted }
     var editsReplaced: Int { inner.editsReplaced }
     func claim(mode: ImportMode) throws { try inner.claim(mode: mode) }
-    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, rowLengths: RowLengths, deletingMissing: Bool) throws {
+    func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, rowLengths: RowLengths, deletingMissing: DeletionOfMissing?) throws {
         try inner.begin(mode: mode, columns: columns, extraColumns: extraColumns, rows: rows, rowLengths: rowLengths, deletingMissing: deletingMissing)
     }
     func write(_ rows: CheckedRows) throws { try inner.write(rows) }
