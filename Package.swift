@@ -152,6 +152,7 @@ let package = Package(
             dependencies: [
                 "CatalogServer",
                 "ProductCatalog",
+                "ProductCatalogPostgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

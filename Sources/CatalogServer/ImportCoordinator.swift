@@ -13,6 +13,8 @@ import ProductCatalog
 public actor ImportCoordinator {
     /// The catalog imports replace, as messages name it.
     public nonisolated var databasePath: String { store.name }
+    /// Whether the catalog keeps stock by store, which a stock upload imports into.
+    nonisolated var keepsStockByStore: Bool { store.keepsStockByStore }
     /// Where uploads and rejects files are kept while the server runs.
     public let workDirectory: String
     private let store: any CatalogEngine

@@ -60,6 +60,26 @@ import Testing
         }
     }
 
+    /// The limit on rejected rows holds for an upload as for the command line, and so does the
+    /// refusal of a file whose rows are all rejected: neither empties the stock.
+    @Test func rejectedRowsStopAStockUploadAsTheyStopTheCommandLine() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.application().test(.router) { client in
+            _ = try await client.execute(uri: "/api/imports?kind=stock", method: .post, headers: csvUpload,
+                                         body: ByteBuffer(string: "productId,store,quantity\nP1,Ost,2\n"))
+            _ = try await client.execute(uri: "/api/imports/1/events", method: .get)
+            let unknown = "productId,store,quantity\nP3,Ost,1\n" + (0..<1_500).map { "NO-SUCH-\($0),Ost,1\n" }.joined()
+            for (id, (query, body)) in [("", unknown), ("", "productId,store,quantity\nNO-SUCH-1,Ost,3\n"), ("&maxErrors=2000", unknown)].enumerated() {
+                _ = try await client.execute(uri: "/api/imports?kind=stock" + query, method: .post, headers: csvUpload, body: ByteBuffer(string: body))
+                let last = try #require(try ServerSentEvent.parse(try await client.execute(uri: "/api/imports/\(id + 2)/events", method: .get).text).last)
+                #expect(last.name == (id == 2 ? "finished" : "failed"), "\(last.data)")
+                #expect(try await client.execute(uri: "/api/products?store=ost", method: .get).productIds() == (id == 2 ? ["P3"] : ["P1"]))
+            }
+        }
+    }
+
     @Test func aShopifyInventoryExportPreviewsAsStockOnly() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }

@@ -16,6 +16,8 @@ public protocol CatalogEngine: Sendable {
     var name: String { get }
     /// Where pictures uploaded for products are kept.
     var imagesFolder: String { get }
+    /// Whether the catalog keeps stock by store, so that a stock file can be imported into it.
+    var keepsStockByStore: Bool { get }
 
     /// A page of products matching `text` (a query, or with `byPrefix` the start of a productId)
     /// and `filters`, and how many match in all, `complete` false when counting stopped early
@@ -87,6 +89,9 @@ public protocol CatalogEngine: Sendable {
 }
 
 extension CatalogEngine {
+    /// Catalog files keep stock by store; an engine that does not says so.
+    public var keepsStockByStore: Bool { true }
+
     /// Throws when the catalog cannot be reached or is not a catalog; a catalog not made yet is fine.
     public func checkOpenable() async throws {
         try await checkOpenable(requiringCatalog: false)

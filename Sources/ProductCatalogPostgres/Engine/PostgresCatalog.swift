@@ -73,6 +73,9 @@ public actor PostgresCatalog: CatalogEngine {
     }
 
     /// PostgreSQL catalogs keep no stock by store yet: every product's is empty.
+    /// Stock by store is kept in catalog files only, for now.
+    public nonisolated var keepsStockByStore: Bool { false }
+
     public func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]] {
         [:]
     }
