@@ -15,7 +15,9 @@ extension Catalog {
                 file (also accepted: sku, store_code or location, qty or available).
 
                 Rows naming a product the catalog does not hold, no store, or a quantity that is \
-                not a whole number go to a rejects file with their line and reason. A negative \
+                not a whole number, and rows that are not UTF-8 text (or hold a NUL byte), go to a \
+                rejects file with their line and reason. A file with no rows, or whose rows are \
+                all rejected, leaves the stock as it was unless --allow-empty says to empty it. A negative \
                 quantity (oversold) counts as 0. When a product and store appear twice, the later \
                 row wins.
 
@@ -44,6 +46,9 @@ extension Catalog {
         @Option(help: "Stop, leaving the stock unchanged, after this many rejected rows.")
         var maxErrors = 1_000
 
+        @Flag(help: "With --mode replace: empty the stock even when the file has no rows, or all of them were rejected.")
+        var allowEmpty = false
+
         @Flag(help: "Print progress and the result as JSON lines on standard output.")
         var json = false
 
@@ -66,6 +71,7 @@ extension Catalog {
             importer.reading.encoding = encoding
             importer.rejectsPath = rejects
             importer.maxErrors = maxErrors
+            importer.allowEmpty = allowEmpty
             FIFONotice.announce(file)
             let input = InputSource(argument: file, httpOptions: HTTPByteSource.Options(timeout: .milliseconds(Int64((timeout * 1000).rounded()))))
             let display = DisplayBox(ProgressDisplay(json: json), quiet: quiet)

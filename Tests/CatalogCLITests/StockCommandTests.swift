@@ -49,6 +49,14 @@ import Testing
         let refused = try catalog.run(["import-stock", "bad.csv"])
         #expect(refused.status != 0 && refused.standardError.contains("the header has no column for store"), "\(refused.standardError)")
         #expect(refused.standardError.contains("The stock was not changed"), "\(refused.standardError)")
+
+        // A file whose every row names an unknown product would empty the stock: refused unless asked.
+        try Data("productId,store,quantity\nNO-SUCH-1,Berlin,3\n".utf8).write(to: URL(fileURLWithPath: directory + "/unknown.csv"))
+        let unknown = try catalog.run(["import-stock", "unknown.csv"])
+        #expect(unknown.status == 1 && unknown.standardError.contains("--allow-empty"), "\(unknown.standardError)")
+        #expect(try catalog.run(["search", "", "--store", "paris"]).standardOutput.contains("A-2"))
+        #expect(try catalog.run(["import-stock", "unknown.csv", "--allow-empty"]).status == 0)
+        #expect(!(try catalog.run(["search", "", "--store", "paris"]).standardOutput.contains("A-2")))
     }
 }
 
