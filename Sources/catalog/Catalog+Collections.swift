@@ -272,6 +272,7 @@ extension Catalog.Collections {
                 }
             }
             bytes += export.finish()
+            try database.check(output: output)
             if let output {
                 do {
                     try Data(bytes).write(to: URL(fileURLWithPath: output))

@@ -63,6 +63,7 @@ extension Catalog {
 
         func run() async throws {
             let text = ProductRules.trimmed(prefix ?? query)
+            try database.check(output: output)
             let destination = try openOutput()
             defer { if output != nil { try? destination.close() } }
             var export = ProductExport(format: format)

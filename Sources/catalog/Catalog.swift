@@ -66,6 +66,12 @@ struct DatabaseOptions: ParsableArguments {
         }
     }
 
+    /// Throws when `output` (an export's file) names the catalog file or a file that belongs to it.
+    func check(output: String?) throws {
+        guard let output, case .file(let path) = CatalogLocation(db) else { return }
+        try CatalogCompanions(catalogPath: path).check(output: output)
+    }
+
     /// Runs `body` with the catalog `--db` names, which must exist, and closes its connections
     /// after, however `body` ends.
     func withCatalog<T>(_ body: (any CatalogEngine) async throws -> T) async throws -> T {

@@ -22,6 +22,9 @@ extension CatalogError {
             "\(description) Choose a --db path in a folder you can write to."
         case .database:
             description
+        case .outputOverCatalog:
+            "\(description) Choose another path for the output (--rejects, --output)."
+
         }
     }
 }

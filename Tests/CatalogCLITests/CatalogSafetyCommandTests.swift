@@ -26,6 +26,34 @@ import Testing
         #expect(try catalog.run(["search", ""]).standardOutput.contains("No products"))
     }
 
+    /// No command writes its output over the catalog or a file that belongs to it, however the
+    /// path is spelled: checked by file identity before anything is written.
+    @Test func noOutputPathMayBeTheCatalogOrItsCompanions() throws {
+        let catalog = try CommandRunner()
+        let directory = catalog.directory
+        try Data("productId,title,listPrice\nA1,One,1\nA2,Two,x\n".utf8).write(to: URL(fileURLWithPath: directory + "/feed.csv"))
+        try Data("productId,store,quantity\nA1,S1,1\nZZ,S1,2\n".utf8).write(to: URL(fileURLWithPath: directory + "/stock.csv"))
+        try Data("collection,productId\nSummer,A1\nSummer,ZZ\n".utf8).write(to: URL(fileURLWithPath: directory + "/members.csv"))
+        #expect(try catalog.run(["import", "feed.csv"]).status == 0)
+        #expect(try catalog.run(["import-stock", "stock.csv"]).status == 0)
+        #expect(link(directory + "/catalog.sqlite", directory + "/hard-link.sqlite") == 0)
+        #expect(symlink(directory + "/catalog.sqlite", directory + "/soft-link.sqlite") == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: directory + "/catalog.sqlite"))
+        let spellings = ["catalog.sqlite", "./catalog.sqlite", directory + "/catalog.sqlite", "hard-link.sqlite", "soft-link.sqlite",
+                         "catalog.sqlite-journal", "catalog.sqlite-wal", "catalog.sqlite.importing"]
+        for output in spellings {
+            for command in [["import", "feed.csv", "--rejects", output], ["import", "feed.csv", "--mode", "upsert", "--rejects", output],
+                            ["import-stock", "stock.csv", "--rejects", output], ["collections", "import", "members.csv", "--rejects", output],
+                            ["export", "", "--output", output], ["collections", "export", "--output", output]] {
+                let refused = try catalog.run(command)
+                #expect(refused.status == 1 && refused.standardError.contains("is the catalog"), "\(command): \(refused.standardError)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/catalog.sqlite")) == before, "\(command)")
+                #expect(!FileManager.default.fileExists(atPath: directory + "/catalog.sqlite-journal"), "\(command)")
+            }
+        }
+        #expect(try catalog.run(["search", "", "--json"]).standardOutput.contains("\"A1\""))
+    }
+
     @Test func aDbThatIsADeviceOrAFIFOIsRefusedByImportAndServe() throws {
         let catalog = try CommandRunner()
         let input = Data("productId,title\nA1,One\n".utf8)

@@ -59,6 +59,7 @@ public struct CatalogImporter: Sendable {
 
     /// The import, phase by phase: sort the checked rows, write them into a new catalog, swap it in.
     private func run(_ source: any ByteSource, into sink: any CatalogSink, reporter: inout ProgressReporter) throws -> ImportSummary {
+        try sink.check(output: options.rejectsPath ?? sink.defaultRejectsPath)
         try sink.claim(mode: options.mode)
         defer { sink.release() }
         let reading = try ImportReading(source: source, reading: options.reading)

@@ -55,6 +55,11 @@ public struct CollectionImporter: Sendable {
 
     /// Reads `source` and changes the collections it names.
     public func run(source: any ByteSource) throws -> CollectionImportSummary {
+        do {
+            try CatalogCompanions(catalogPath: databasePath).check(output: resolvedRejectsPath)
+        } catch {
+            throw ImportError.catalog(error)
+        }
         let editor = try CatalogEditor(databasePath: databasePath)
         let reader = CSVReader(source: source, options: CSVReader.Options(
             delimiter: nil, chunkSize: FeedReading().chunkSize, maxFieldBytes: FeedReading().maxFieldBytes))

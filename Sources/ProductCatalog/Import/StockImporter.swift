@@ -63,6 +63,7 @@ public struct StockImporter: Sendable {
 
     private func run(_ source: any ByteSource, reporter: inout ProgressReporter) throws -> StockImportSummary {
         // The same checks as a product upsert's: a catalog, a regular file, writable (even by root).
+        try CatalogCompanions(catalogPath: self.databasePath).check(output: resolvedRejectsPath)
         let databasePath = try ImportDestination(databasePath: self.databasePath, mode: .upsert).path
         let lock = try ImportLock(importInto: databasePath)
         defer { _ = lock }

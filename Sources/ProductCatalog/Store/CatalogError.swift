@@ -18,6 +18,9 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotWrite(ByteSourceError)
     /// SQLite could not read or write the catalog at `path`.
     case database(path: String, SQLiteError)
+    /// An output (a rejects file, an export) was to be written over the catalog at `catalog`, or
+    /// a file beside it that belongs to it; nothing was written.
+    case outputOverCatalog(output: String, catalog: String)
 
     /// What happened and where, without naming any interface's options.
     public var description: String {
@@ -42,6 +45,8 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path): the disk is full (\(error.message)). The catalog was not changed."
         case .database(let path, let error) where error.isReadOnly:
             "\(path): the catalog or its folder cannot be written (\(error.message)). The catalog was not changed."
+        case .outputOverCatalog(let output, let catalog):
+            "\(output) is the catalog \(catalog) or a file that belongs to it; nothing was written there, and the catalog was not changed."
         case .database(let path, let error):
             "\(path): SQLite could not write the catalog (\(error.message), code \(error.extendedCode)). The catalog was not changed."
         }

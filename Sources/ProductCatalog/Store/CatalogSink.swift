@@ -21,6 +21,9 @@ public protocol CatalogSink: AnyObject {
     /// Products added, edited or deleted by hand since the previous import, which ``install()`` replaced.
     var editsReplaced: Int { get }
 
+    /// Throws when `output`, a file the import will write (its rejects), names the catalog or a
+    /// file that belongs to it (see ``CatalogCompanions``); called before anything is written.
+    func check(output: String) throws
     /// Checks that the catalog can be written in `mode` and takes its import lock, held until
     /// ``release()``: one import at a time per catalog, and no edits meanwhile.
     func claim(mode: ImportMode) throws
@@ -43,4 +46,9 @@ public protocol CatalogSink: AnyObject {
     func abandon()
     /// Releases the import lock.
     func release()
+}
+
+extension CatalogSink {
+    /// A catalog that is no file has no file an output could overwrite.
+    public func check(output: String) throws {}
 }

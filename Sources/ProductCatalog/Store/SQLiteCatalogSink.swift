@@ -23,6 +23,10 @@ final class SQLiteCatalogSink: CatalogSink {
     var productsDeleted: Int { update?.productsDeleted ?? build?.productsDeleted ?? 0 }
     var editsReplaced: Int { build?.editsReplaced ?? 0 }
 
+    func check(output: String) throws {
+        try CatalogCompanions(catalogPath: catalogName).check(output: output)
+    }
+
     func claim(mode: ImportMode) throws {
         let destination = try ImportDestination(databasePath: catalogName, mode: mode)
         lock = try ImportLock(importInto: destination.path)
