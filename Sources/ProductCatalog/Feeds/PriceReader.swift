@@ -45,65 +45,88 @@ struct PriceReader {
     }
 
     /// The number with `.` as its only separator, settling the file's style when the text shows it.
+    ///
+    /// The whole part's digit groups, when it has any (`1,234,567`, `1.234.567`, `1 234 567`,
+    /// `1'234'567`, or India's `12,34,567`), must be placed as one of those systems places them:
+    /// `12,34,56` could be another number, so it is refused rather than read as 123456.
     private mutating func normalize(_ number: Substring, text: String, currency: String?) -> Result<String, PriceProblem>? {
-        let digitsAndSeparators = number.filter { $0 != " " && $0 != "\u{A0}" && $0 != "\u{202F}" && $0 != "'" }
-        guard !digitsAndSeparators.isEmpty, digitsAndSeparators.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }) else {
+        guard !number.isEmpty, number.allSatisfy({ Self.isDigit($0) || $0 == "." || $0 == "," || Self.isSpaceSeparator($0) }),
+              number.contains(where: Self.isDigit) else {
             return .failure(.notANumber(text))
         }
-        let lastPoint = digitsAndSeparators.lastIndex(of: ".")
-        let lastComma = digitsAndSeparators.lastIndex(of: ",")
-        switch (lastPoint, lastComma) {
+        let decimal: Substring.Index?
+        switch (number.lastIndex(of: "."), number.lastIndex(of: ",")) {
         case (nil, nil):
-            return .success(digitsAndSeparators)
+            decimal = nil
         case (let point?, let comma?):
             // Both: the later one is the decimal separator, the other groups thousands.
-            let decimalIsComma = comma > point
-            settle(decimalIsComma ? .comma : .point)
-            return .success(Self.rewrite(digitsAndSeparators, decimal: decimalIsComma ? "," : "."))
+            settle(comma > point ? .comma : .point)
+            decimal = max(point, comma)
         case (let point?, nil):
-            return single(digitsAndSeparators, separator: ".", at: point, meaning: .point)
+            guard let chosen = single(number, separator: ".", at: point, meaning: .point) else { return nil }
+            decimal = chosen
         case (nil, let comma?):
-            return single(digitsAndSeparators, separator: ",", at: comma, meaning: .comma)
+            guard let chosen = single(number, separator: ",", at: comma, meaning: .comma) else { return nil }
+            decimal = chosen
         }
+        let whole = decimal.map { number[..<$0] } ?? number
+        let fraction = decimal.map { number[number.index(after: $0)...] } ?? ""
+        guard fraction.allSatisfy(Self.isDigit) else { return .failure(.notANumber(text)) }
+        guard let digits = Self.groupedDigits(whole) else { return .failure(.misplacedGroups(text)) }
+        return .success(decimal == nil ? digits : digits + "." + fraction)
     }
 
-    /// A number with one kind of separator: a decimal one, or thousands groups.
-    private mutating func single(_ number: String, separator: Character, at last: String.Index, meaning: DecimalStyle) -> Result<String, PriceProblem>? {
+    /// Where the decimal separator is in a number with one kind of mark, `separator` (last at
+    /// `last`): nil when every one groups thousands, `.some(last)` when it is the decimal one;
+    /// `nil` as the result (no `.some`) when the file has not settled which, for a number that
+    /// could be read either way.
+    private mutating func single(_ number: Substring, separator: Character, at last: Substring.Index, meaning: DecimalStyle) -> Substring.Index?? {
         let occurrences = number.filter { $0 == separator }.count
-        let after = number.distance(from: number.index(after: last), to: number.endIndex)
-        let groupsThousands = occurrences > 1 || after == 3
+        let after = number[number.index(after: last)...].filter(Self.isDigit).count
         if occurrences > 1 {
             // `1.234.567` or `1,234,567`: thousands only.
             settle(meaning == .point ? .comma : .point)
-            return .success(number.filter { $0 != separator })
+            return .some(nil)
         }
-        if after == 3 && groupsThousands {
+        if after == 3 {
             switch style {
             // A point is a decimal point until the file shows otherwise; a comma needs that evidence.
-            case .unknown: return meaning == .point ? .success(number) : nil
-            case meaning: return .success(Self.rewrite(number, decimal: separator))
-            default: return .success(number.filter { $0 != separator })
+            case .unknown: return meaning == .point ? .some(last) : nil
+            case meaning: return .some(last)
+            default: return .some(nil)
             }
         }
         settle(meaning)
-        return .success(Self.rewrite(number, decimal: separator))
+        return .some(last)
+    }
+
+    /// The digits of a number's whole part, or nil when its groups are misplaced: no groups at
+    /// all, or groups of three after a first of one to three digits (`1,234,567`), or India's
+    /// groups of two before a last of three (`12,34,567`); one kind of separator throughout.
+    static func groupedDigits(_ whole: Substring) -> String? {
+        let separators = Set(whole.filter { !isDigit($0) }.map { isSpaceSeparator($0) && $0 != "'" ? " " : $0 })
+        guard !separators.isEmpty else { return String(whole) }
+        guard separators.count == 1 else { return nil }
+        let groups = whole.split(omittingEmptySubsequences: false) { !isDigit($0) }.map(\.count)
+        guard groups.count > 1, let first = groups.first, let lastGroup = groups.last, (1...3).contains(first), lastGroup == 3 else { return nil }
+        let middle = groups.dropFirst().dropLast()
+        let western = middle.allSatisfy { $0 == 3 }
+        let indian = first <= 2 && middle.allSatisfy { $0 == 2 }
+        guard western || indian else { return nil }
+        return String(whole.filter(isDigit))
+    }
+
+    private static func isDigit(_ character: Character) -> Bool {
+        character.isASCII && character.isNumber
+    }
+
+    /// The separators that only ever group digits: spaces (plain, no-break, narrow) and the Swiss apostrophe.
+    private static func isSpaceSeparator(_ character: Character) -> Bool {
+        character == " " || character == "\u{A0}" || character == "\u{202F}" || character == "'"
     }
 
     private mutating func settle(_ seen: DecimalStyle) {
         if style == .unknown { style = seen }
-    }
-
-    /// `number` with `decimal` as the decimal separator and every other separator dropped.
-    private static func rewrite(_ number: String, decimal: Character) -> String {
-        var result = ""
-        for character in number {
-            if character == decimal {
-                result.append(".")
-            } else if character != "." && character != "," {
-                result.append(character)
-            }
-        }
-        return result
     }
 
     /// Removes a leading or trailing ISO code or currency symbol from `text` and returns its code.
@@ -136,7 +159,7 @@ struct PriceReader {
 
 /// Why a price field cannot be read.
 enum PriceProblem: Error, Equatable, CustomStringConvertible {
-    case notANumber(String), negative(String), tooManyDecimals(String), tooLarge(String), ambiguous(String)
+    case notANumber(String), negative(String), tooManyDecimals(String), tooLarge(String), ambiguous(String), misplacedGroups(String)
 
     var description: String {
         switch self {
@@ -144,6 +167,7 @@ enum PriceProblem: Error, Equatable, CustomStringConvertible {
         case .negative(let text): "\"\(text.prefix(40))\": a price cannot be negative"
         case .tooManyDecimals(let text): "\"\(text.prefix(40))\": a price has at most 3 decimals"
         case .tooLarge(let text): "\"\(text.prefix(40))\": the price is too large"
+        case .misplacedGroups(let text): "\"\(text.prefix(40))\": its digits are not grouped in thousands (1,234,567) or as in India (12,34,567), so it could be another number; write it without separators (1234567)"
         case .ambiguous(let text): "\"\(text.prefix(40))\" could mean a decimal comma or a thousands separator, and no earlier price in the file settles which; write it as 1234 or 1.234 (or 1,23)"
         }
     }
