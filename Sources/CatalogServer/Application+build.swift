@@ -51,6 +51,7 @@ public func buildRouter(
     allowedHosts: Set<String>? = ["localhost", "127.0.0.1", "::1"], uploadStallTimeout: Duration = .seconds(30)
 ) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: FramingGuard())
     router.add(middleware: HeadMiddleware())
     router.add(middleware: JSONErrorMiddleware())
     router.add(middleware: SameOriginGuard(allowedHosts: allowedHosts))

@@ -53,9 +53,10 @@ struct PageController<Context: RequestContext> {
         ]
     }
 
-    /// Only this server's own files run; images may come from any http(s) address or a data: URL.
+    /// Only this server's own files run; images may come from any http(s) address or a data: URL;
+    /// no other page may frame this one (see ``FramingGuard``).
     static var contentSecurityPolicy: String {
-        "default-src 'self'; img-src 'self' data: http: https:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'"
+        "default-src 'self'; img-src 'self' data: http: https:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     }
 
     private static func asset(_ bytes: [UInt8], type: String) -> Response {

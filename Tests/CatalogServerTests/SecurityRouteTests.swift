@@ -37,6 +37,22 @@ import Testing
         #expect(try fixture.storedIds() == ["P-000", "P-001", "P-002"])
     }
 
+    /// Another site must not frame the page (a framed page's clicks are same-origin requests):
+    /// every answer, the page's, the API's and its errors alike, forbids it.
+    @Test func noAnswerMayBeFramedByAnotherPage() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(productsCSV(prefix: "P", count: 3))
+        try await fixture.application().test(.router) { client in
+            for (uri, method) in [("/", HTTPRequest.Method.get), ("/app.js", .get), ("/api/products", .get), ("/api/products/P-001", .get),
+                                  ("/api/products/NOPE", .get), ("/api/nothing-here", .get), ("/api/products/P-001", .delete), ("/", .head)] {
+                let response = try await client.execute(uri: uri, method: method)
+                #expect(response.headers[.xFrameOptions] == "DENY", "\(method) \(uri)")
+                #expect(response.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("frame-ancestors 'none'") == true, "\(method) \(uri)")
+            }
+        }
+    }
+
     @Test func aRequestNamingAnotherHostIsRefusedEvenToRead() {
         let guarded = SameOriginGuard<BasicRequestContext>(allowedHosts: SameOriginGuard<BasicRequestContext>.allowedHosts(listeningOn: "127.0.0.1"))
         // DNS rebinding: the attacker's name resolves to 127.0.0.1, and the browser sends it as Host.
