@@ -13,6 +13,9 @@ struct CollectionsController<Context: RequestContext> {
         routes.post("import", use: importFile)
         routes.getAndHead("{name}", use: show)
         routes.delete("{name}", use: remove)
+        // A collection may be named `import`: the file import's route would otherwise take its address.
+        routes.getAndHead("import") { _, _ in try await show(name: "import") }
+        routes.delete("import") { _, _ in try await remove(name: "import") }
         routes.post("{name}/products", use: addProducts)
         routes.delete("{name}/products", use: removeProducts)
         return routes
@@ -28,7 +31,10 @@ struct CollectionsController<Context: RequestContext> {
 
     /// `GET /{name}`: one collection, or 404.
     @Sendable func show(request: Request, context: Context) async throws -> Response {
-        let name = try Self.name(from: context)
+        try await show(name: try Self.name(from: context))
+    }
+
+    private func show(name: String) async throws -> Response {
         guard let collection = try await store.collection(named: name) else { throw CollectionError.notFound(name: name) }
         return JSONResponse.response(collection.jsonValue)
     }
@@ -94,7 +100,11 @@ struct CollectionsController<Context: RequestContext> {
 
     /// `DELETE /{name}`: deletes the collection (204); its products stay.
     @Sendable func remove(request: Request, context: Context) async throws -> Response {
-        try await store.deleteCollection(try Self.name(from: context))
+        try await remove(name: try Self.name(from: context))
+    }
+
+    private func remove(name: String) async throws -> Response {
+        try await store.deleteCollection(name)
         return Response(status: .noContent)
     }
 

@@ -7,6 +7,36 @@ import Testing
 
 /// `/api/collections` and the `collection` parameter of `/api/products`, `/api/facets` and `/api/export`.
 @Suite struct CollectionRouteTests {
+    /// A collection may be called `import`, like the route that imports a collection file: it is
+    /// shown, filled and deleted at its own address as any other is.
+    @Test func aCollectionNamedImportIsShownFilledAndDeleted() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.application().test(.router) { client in
+            for name in ["import", "Import"] {
+                let made = try await client.send("/api/collections", .post, json: ["name": name, "productIds": ["P1"]])
+                #expect(made.status == (name == "import" ? .created : .conflict))
+            }
+            let shown = try await client.execute(uri: "/api/collections/import", method: .get)
+            #expect(try shown.status == .ok && (try shown.json()["name"] as? String) == "import", "\(shown.text)")
+            let head = try await client.execute(uri: "/api/collections/Import", method: .head)
+            #expect(head.status == .ok)
+            let added = try await client.send("/api/collections/import/products", .post, json: ["productIds": ["P2"]])
+            #expect(try added.status == .ok && (try added.json()["changed"] as? Int) == 1, "\(added.text)")
+            let taken = try await client.send("/api/collections/import/products", .delete, json: ["productIds": ["P1"]])
+            #expect(((try taken.json()["collection"] as? [String: Any])?["products"] as? Int) == 1, "\(taken.text)")
+            #expect(try await client.execute(uri: "/api/products?collection=import", method: .get).productIds() == ["P2"])
+            let deleted = try await client.execute(uri: "/api/collections/import", method: .delete)
+            #expect(deleted.status == .noContent)
+            #expect(try await client.execute(uri: "/api/collections/import", method: .get).status == .notFound)
+            // The file import still answers at its address.
+            let file = try await client.execute(uri: "/api/collections/import", method: .post, headers: csvUpload,
+                                                body: ByteBuffer(string: "collection,productId\nSummer,P1\n"))
+            #expect(file.status == .ok, "\(file.text)")
+        }
+    }
+
     @Test func collectionsAreMadeFilledListedSearchedExportedAndDeleted() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
