@@ -24,6 +24,9 @@ public struct HeaderMapping: Sendable, Equatable {
     }
 
     /// Maps `header` to fields by name and alias; `overrides` name the header for a field by hand.
+    ///
+    /// When several columns could be one field, the one named as the field (`productId`) is it;
+    /// without one, ``HeaderMappingError/ambiguous(field:headers:)`` asks which.
     public init(header: [String], overrides: [ProductField: String] = [:]) throws(HeaderMappingError) {
         try self.init(header: header, overrides: overrides, aliases: true)
     }
@@ -54,9 +57,13 @@ public struct HeaderMapping: Sendable, Equatable {
             }
         }
         for field in ProductField.allCases where aliases && columns[field] == nil {
-            let matches = header.indices.filter {
+            var matches = header.indices.filter {
                 !claimed.contains($0) && field.aliases.contains(HeaderName.normalize(header[$0]))
             }
+            // A column named as the field itself wins over its aliases, which stay as extras: an
+            // export of a catalog with an extra `id` or `sku` column has `productId` too.
+            let own = matches.filter { HeaderName.normalize(header[$0]) == HeaderName.normalize(field.rawValue) }
+            if own.count == 1 { matches = own }
             if matches.count > 1 {
                 throw .ambiguous(field: field, headers: matches.map { header[$0] })
             }

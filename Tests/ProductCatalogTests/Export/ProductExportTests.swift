@@ -43,6 +43,27 @@ import Testing
         #expect(header == ProductField.allCases.map(\.rawValue).joined(separator: ",") + ",material")
     }
 
+    /// A catalog whose feed kept an `ID` and an `sku` column as extras (its productId mapped by
+    /// hand) exports them beside `productId`, and the export imports back into the same products.
+    @Test func extraColumnsNamedLikeAFieldImportBack() throws {
+        let original = try CatalogFixture()
+        var options = original.options
+        options.reading.columns = [.productId: "Variant SKU", .listPrice: "Regular price"]
+        _ = try CatalogImporter(options: options).run(source: MemoryByteSource(
+            "ID,Variant SKU,Name,Regular price,sku,price\n7,TEE-S,Tee,10.00,legacy-1,9\n8,TEE-M,Tee,11.00,legacy-2,10\n"))
+        let bytes = try Self.exported(try ProductSearch(databasePath: original.databasePath), query: "", format: .csv)
+        let copy = try CatalogFixture()
+        let summary = try copy.importCSV(String(decoding: bytes, as: UTF8.self))
+        #expect(summary.rowsRejected == 0)
+        // The fields the feed had, and its extra columns under their own names. (The fields it
+        // lacked come back empty rather than absent: an export writes every field.)
+        func kept(_ fixture: CatalogFixture) throws -> [String] {
+            try fixture.allProducts().map { "\($0.productId) \($0.title ?? "-") \($0.listPrice?.description ?? "-") \($0.extras)" }
+        }
+        #expect(try kept(copy) == kept(original))
+        #expect(try copy.allProducts().first?.extras.map(\.name) == ["ID", "sku", "price"])
+    }
+
     @Test func aJSONExportHoldsTheSearchsProductsInItsOrder() throws {
         let fixture = try CatalogFixture()
         try fixture.importCSV(Self.csv)

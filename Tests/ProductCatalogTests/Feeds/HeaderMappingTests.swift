@@ -38,6 +38,12 @@ import Testing
         #expect(message.contains("\"ID\", \"SKU\"") && message.contains("productId") && !message.contains("--"))
     }
 
+    @Test func aColumnNamedAsTheFieldWinsOverItsAliases() throws {
+        let mapping = try HeaderMapping(header: ["id", "title", "productId", "SKU", "price", "list_price"])
+        #expect(mapping.fieldColumns[.productId] == 2 && mapping.fieldColumns[.listPrice] == 5)
+        #expect(mapping.extras.map(\.name) == ["id", "SKU", "price"])
+    }
+
     @Test func anOverrideChoosesTheColumnAndTheOtherBecomesAnExtra() throws {
         let mapping = try HeaderMapping(header: ["ID", "Name", "SKU"], overrides: [.productId: "SKU"])
         #expect(mapping.fieldColumns[.productId] == 2)
