@@ -17,7 +17,9 @@ struct ExportController<Context: RequestContext> {
     /// `GET ?q=` (or `prefix=`), the filters, `typos=` and `sort=` of `/api/products`, and
     /// `format=csv` (the default: the columns an import reads, so the file imports back unchanged)
     /// or `format=json` (`{"products":[…]}`): all the matches in the list's order, as a download.
-    /// The products are read 500 at a time as the body is sent, so any number costs the same memory.
+    /// The products are read 500 at a time as the body is sent, so any number costs the same memory,
+    /// all from one snapshot of the catalog (``CatalogSnapshot``): an import that swaps a new
+    /// catalog in meanwhile does not mix into the file.
     @Sendable func export(request: Request, context: Context) async throws -> Response {
         let query = FormQuery(request.uri.query)
         let search = try await SearchParameters.read(query, in: store)
@@ -31,22 +33,39 @@ struct ExportController<Context: RequestContext> {
             format = .csv
         }
         // The first batch is read before answering, so that a search the catalog refuses is an error status.
-        let store = store
-        let first = try await store.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos,
-                                         sort: search.sort, after: nil, limit: Self.batchSize)
+        let snapshot = try await store.snapshot()
+        let first: SearchPage
+        do {
+            first = try await snapshot.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos,
+                                                sort: search.sort, after: nil, limit: Self.batchSize)
+        } catch {
+            await snapshot.close()
+            throw error
+        }
         let headers: HTTPFields = [
             .contentType: format.contentType,
             .contentDisposition: "attachment; filename=\"products.\(format.rawValue)\"",
             .cacheControl: "no-store",
         ]
+        // A HEAD answer has no body to read the rest into.
+        if request.method == .head {
+            await snapshot.close()
+            return Response(status: .ok, headers: headers)
+        }
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             var export = ProductExport(format: format)
-            var page = first
-            while true {
-                try await writer.write(ByteBuffer(bytes: export.encode(page.products)))
-                guard let cursor = page.nextCursor else { break }
-                page = try await store.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos,
-                                            sort: search.sort, after: cursor, limit: Self.batchSize)
+            do {
+                var page = first
+                while true {
+                    try await writer.write(ByteBuffer(bytes: export.encode(page.products)))
+                    guard let cursor = page.nextCursor else { break }
+                    page = try await snapshot.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos,
+                                                       sort: search.sort, after: cursor, limit: Self.batchSize)
+                }
+                await snapshot.close()
+            } catch {
+                await snapshot.close()
+                throw error
             }
             try await writer.write(ByteBuffer(bytes: export.finish()))
             try await writer.finish(nil)

@@ -261,14 +261,21 @@ extension Catalog.Collections {
                         chosen.append(collection)
                     }
                 }
-                for collection in chosen {
-                    var after: String?
-                    while true {
-                        let ids = try await catalog.members(of: collection.name, after: after, limit: 1_000)
-                        bytes += export.encode(collection.name, ids)
-                        guard ids.count == 1_000 else { break }
-                        after = ids.last
+                let snapshot = try await catalog.snapshot()
+                do {
+                    for collection in chosen {
+                        var after: String?
+                        while true {
+                            let ids = try await snapshot.members(of: collection.name, after: after, limit: 1_000)
+                            bytes += export.encode(collection.name, ids)
+                            guard ids.count == 1_000 else { break }
+                            after = ids.last
+                        }
                     }
+                    await snapshot.close()
+                } catch {
+                    await snapshot.close()
+                    throw error
                 }
             }
             bytes += export.finish()

@@ -12,7 +12,8 @@ extension Catalog {
             discussion: """
                 catalog export QUERY writes the products catalog search QUERY lists, with the \
                 same filters and --sort, all of them rather than a page: an empty query ("") \
-                writes the whole catalog. The CSV has the columns an import reads (the known \
+                writes the whole catalog, as it was when the export began (an import that \
+                finishes meanwhile is not mixed in). The CSV has the columns an import reads (the known \
                 fields by name, then the extra columns), prices as exact decimals, so \
                 catalog import reads it back into the same products. --format json writes \
                 {"products":[…]} as catalog search --json does. The products are read and \
@@ -71,17 +72,21 @@ extension Catalog {
             try await database.withCatalog { catalog in
                 // A smart collection exports what its saved search finds.
                 let search = try await catalog.resolvingCollection(SavedSearch(text: text, byPrefix: prefix != nil, filters: filter.filters, sort: sort))
-                var cursor: KeysetCursor?
-                repeat {
-                    let page = try await catalog.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: !exact, sort: search.sort,
-                                                      after: cursor, limit: Self.batchSize)
-                    if stock {
-                        try write(stockExport.encode(page.products, stock: try await catalog.stock(of: page.products.map(\.productId))), to: destination)
-                    } else {
-                        try write(export.encode(page.products), to: destination)
+                // One snapshot for the whole file: an import that swaps in meanwhile does not mix into it.
+                let snapshot = try await catalog.snapshot()
+                do {
+                    try await snapshot.forEachBatch(of: search, typos: !exact, batchSize: Self.batchSize) { products in
+                        if stock {
+                            try write(stockExport.encode(products, stock: try await snapshot.stock(of: products.map(\.productId))), to: destination)
+                        } else {
+                            try write(export.encode(products), to: destination)
+                        }
                     }
-                    cursor = page.nextCursor
-                } while cursor != nil
+                    await snapshot.close()
+                } catch {
+                    await snapshot.close()
+                    throw error
+                }
             }
             try write(stock ? stockExport.finish() : export.finish(), to: destination)
             if let output {

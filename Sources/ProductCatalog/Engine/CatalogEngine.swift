@@ -24,7 +24,9 @@ public protocol CatalogEngine: Sendable {
     /// (a query with words counts up to ``ProductSearch/queryCountCap``).
     func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
               limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool)
-    /// The same page without counting the matches, for reading through all of them (an export).
+    /// One unchanging state of the catalog to read a whole search from (an export); see ``CatalogSnapshot``.
+    func snapshot() async throws -> any CatalogSnapshot
+    /// The same page without counting the matches, for reading through all of them.
     func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
                   limit: Int) async throws -> SearchPage
     /// How many of the products ``page(_:byPrefix:filters:typos:sort:after:limit:)`` finds have each type, color and size.

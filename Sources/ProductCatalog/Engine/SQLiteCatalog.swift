@@ -53,6 +53,11 @@ public final class SQLiteCatalog: CatalogEngine {
         }
     }
 
+    /// A read transaction of its own on the file at the path now (see ``CatalogSnapshot``).
+    public func snapshot() async throws -> any CatalogSnapshot {
+        try await SQLiteSnapshot.open(databasePath: databasePath)
+    }
+
     /// The same page without counting the matches.
     public func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
                          limit: Int) async throws -> SearchPage {

@@ -37,6 +37,15 @@ public actor PostgresCatalog: CatalogEngine {
         }
     }
 
+    /// A connection of its own in a `REPEATABLE READ` transaction (see ``PostgresSnapshot``).
+    public func snapshot() async throws -> any CatalogSnapshot {
+        do {
+            return try await PostgresSnapshot.open(location)
+        } catch let error as PostgresCatalogError {
+            throw answer(error)
+        }
+    }
+
     public func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
                          limit: Int) async throws -> SearchPage {
         try await reading(SearchPage(products: [], nextCursor: nil)) { search in

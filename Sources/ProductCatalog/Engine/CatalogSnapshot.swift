@@ -1,0 +1,39 @@
+/// One unchanging state of a catalog, for reading all that a search finds (an export): what an
+/// import swaps in or an edit commits after it was taken is not seen, so every product the search
+/// finds comes once, in order, from one catalog.
+///
+/// ```swift
+/// let snapshot = try await catalog.snapshot()
+/// try await snapshot.forEachBatch(of: SavedSearch(text: "", byPrefix: false), typos: true, batchSize: 500) { products in … }
+/// await snapshot.close()
+/// ```
+///
+/// A catalog file's snapshot is one read transaction on a connection of its own: a replacing
+/// import swaps its new file in meanwhile without waiting (the snapshot reads the old one), while
+/// an edit or an upsert written into the file waits for the snapshot to end before it commits.
+/// On PostgreSQL it is a `REPEATABLE READ` transaction, which an import's swap waits for. Close
+/// it as soon as the reading is done; a snapshot released unclosed ends with its connection.
+public protocol CatalogSnapshot: Sendable {
+    /// As ``CatalogEngine/products(_:byPrefix:filters:typos:sort:after:limit:)``, in the snapshot.
+    func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
+                  limit: Int) async throws -> SearchPage
+    /// As ``CatalogEngine/stock(of:)``, in the snapshot.
+    func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]]
+    /// As ``CatalogEngine/members(of:after:limit:)``, in the snapshot.
+    func members(of name: String, after productId: String?, limit: Int) async throws -> [String]
+    /// Ends the snapshot and closes its connection.
+    func close() async
+}
+
+extension CatalogSnapshot {
+    /// Calls `body` with every product `search` finds, `batchSize` at a time, in the search's order.
+    public func forEachBatch(of search: SavedSearch, typos: Bool, batchSize: Int, _ body: ([Product]) async throws -> Void) async throws {
+        var cursor: KeysetCursor?
+        repeat {
+            let page = try await products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: typos, sort: search.sort,
+                                          after: cursor, limit: batchSize)
+            try await body(page.products)
+            cursor = page.nextCursor
+        } while cursor != nil
+    }
+}

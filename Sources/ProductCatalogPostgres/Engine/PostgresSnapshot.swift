@@ -1,0 +1,64 @@
+import PostgresNIO
+import ProductCatalog
+
+/// A catalog on PostgreSQL as one unchanging state (``CatalogSnapshot``): a search on a connection
+/// of its own inside a `REPEATABLE READ READ ONLY` transaction, from ``PostgresCatalog/snapshot()``
+/// until ``close()``.
+///
+/// Every page reads the rows as they were at the first statement. The transaction holds the
+/// table's shared lock, so an import's swap (a rename that needs the table to itself) waits for
+/// the snapshot to end, up to its lock timeout.
+final class PostgresSnapshot: CatalogSnapshot {
+    /// nil when there was no catalog to read: a snapshot of nothing.
+    private let search: PostgresProductSearch?
+
+    private init(search: PostgresProductSearch?) {
+        self.search = search
+    }
+
+    /// Connects to `location` and begins the snapshot's transaction.
+    static func open(_ location: PostgresLocation) async throws -> PostgresSnapshot {
+        let session = try await PostgresSession.open(location)
+        do {
+            try await session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", doing: "begin reading one state of the catalog")
+            do {
+                _ = try await PostgresCatalogState.requireCatalog(session)
+            } catch CatalogError.noCatalog {
+                await session.close()
+                return PostgresSnapshot(search: nil)
+            }
+            // The first read of the table fixes the state every later page sees.
+            _ = try await session.scalar("SELECT count(*) FROM (SELECT 1 FROM products LIMIT 1) AS first", as: Int.self,
+                                         doing: "begin reading one state of the catalog")
+            return PostgresSnapshot(search: try PostgresProductSearch(session: session))
+        } catch {
+            await session.close()
+            throw error
+        }
+    }
+
+    func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
+                  limit: Int) async throws -> SearchPage {
+        guard let search else { return SearchPage(products: [], nextCursor: nil) }
+        return byPrefix
+            ? try await search.page(prefix: text, filters: filters, after: cursor, limit: limit)
+            : try await search.page(query: text, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit)
+    }
+
+    /// PostgreSQL catalogs keep no stock by store yet.
+    func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]] {
+        [:]
+    }
+
+    /// PostgreSQL catalogs keep no collections yet.
+    func members(of name: String, after productId: String?, limit: Int) async throws -> [String] {
+        throw EngineError.notKept(catalog: search?.session.location.description ?? "PostgreSQL", what: "collections")
+    }
+
+    /// Ends the transaction (it only read) and closes the connection.
+    func close() async {
+        guard let search else { return }
+        try? await search.session.execute("COMMIT", doing: "end the snapshot")
+        await search.close()
+    }
+}
