@@ -36,7 +36,11 @@ public func buildApplication(_ configuration: ServerConfiguration) throws -> som
             availableConnectionsDelegate: MaximumAvailableConnections(connections.limit)),
         services: temporary.map { [$0] } ?? [],
         onServerRunning: { channel in
-            Task { await store.warmUp() }
+            Task {
+                await store.warmUp()
+                // Pictures no product shows any more (left by imports of other programs, or a stopped server).
+                await imports.pictures.sweepSoon()
+            }
             let port = channel.localAddress?.port ?? configuration.port
             onListening?("http://\(host.contains(":") ? "[\(host)]" : host):\(port)/")
         },
@@ -59,14 +63,15 @@ public func buildRouter(
     router.addRoutes(PageController().endpoints)
     // Four of the largest JSON bodies at a time: decoding one takes up to 15 times its size.
     let bodies = BodyBudget(capacity: 4 * ProductRequestBody.maxBytes)
-    router.addRoutes(ProductsController(store: store, bodies: bodies).endpoints, atPath: "/api/products")
-    let images = ImagesController<BasicRequestContext>(store: store)
+    router.addRoutes(ProductsController(store: store, bodies: bodies, pictures: imports.pictures).endpoints, atPath: "/api/products")
+    let images = ImagesController<BasicRequestContext>(store: store, pictures: imports.pictures, stallTimeout: uploadStallTimeout)
     router.addRoutes(images.uploads, atPath: "/api/products")
     router.addRoutes(images.files, atPath: "/images")
     router.addRoutes(FacetsController(store: store).endpoints, atPath: "/api/facets")
     router.addRoutes(ExportController(store: store).endpoints, atPath: "/api/export")
     router.addRoutes(FavoritesController(store: store).endpoints, atPath: "/api/favorites")
-    router.addRoutes(CollectionsController(store: store).endpoints, atPath: "/api/collections")
+    router.addRoutes(CollectionsController(store: store, bodies: bodies, workDirectory: imports.workDirectory, stallTimeout: uploadStallTimeout).endpoints,
+                     atPath: "/api/collections")
     router.addRoutes(CatalogController(store: store).endpoints, atPath: "/api/catalog")
     router.addRoutes(
         ImportsController(imports: imports, maxUploadBytes: maxUploadBytes, uploadStallTimeout: uploadStallTimeout).endpoints,

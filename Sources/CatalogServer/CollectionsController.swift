@@ -5,6 +5,12 @@ import ProductCatalog
 /// `/api/collections`: list, make and delete collections, and put products in a manual one or take them out.
 struct CollectionsController<Context: RequestContext> {
     let store: any CatalogEngine
+    /// Shared with every other route that reads a JSON body: the bodies in hand at once.
+    let bodies: BodyBudget
+    /// Where an uploaded collection file waits while it is imported.
+    let workDirectory: String
+    /// How long an upload may send nothing before it is dropped (408).
+    let stallTimeout: Duration
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -43,7 +49,7 @@ struct CollectionsController<Context: RequestContext> {
     /// `{"name": "Cheap linen", "search": "q=linen&maxPrice=20&sort=price"}` a smart one, with the
     /// parameters of `/api/products`. 201 with the collection; 409 when the name is taken.
     @Sendable func create(request: Request, context: Context) async throws -> Response {
-        let body = try await Self.body(CreateBody.self, of: request, context: context,
+        let body = try await body(CreateBody.self, of: request, context: context,
                                        example: #"{"name":"Summer","productIds":["AB-1"]} or {"name":"Cheap linen","search":"q=linen&maxPrice=20"}"#)
         var search: SavedSearch?
         if let text = body.search {
@@ -82,11 +88,14 @@ struct CollectionsController<Context: RequestContext> {
         default: throw APIError(.badRequest, "mode is upsert (put the file's products in) or replace (each collection the file names holds exactly its products).",
                                 fields: ["mode": "Use upsert or replace."])
         }
-        var request = request
-        let body = try await request.collectBody(upTo: Self.maxFileBytes)
-        guard body.readableBytes > 0 else { throw APIError(.badRequest, "The file is empty; choose a CSV file with collection and productId columns.") }
+        // The file goes to disk as it arrives, so a client that stalls holds no memory.
+        let path = workDirectory + "/collections-\(UInt64.random(in: 0...UInt64.max)).csv"
+        let size = try await UploadFile.write(request.body, to: path, limit: Self.maxFileBytes, stallTimeout: stallTimeout,
+                                              tooLarge: APIError(.contentTooLarge, "The file is larger than \(Self.maxFileBytes >> 20) MB; split it into several files."))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard size > 0 else { throw APIError(.badRequest, "The file is empty; choose a CSV file with collection and productId columns.") }
         do {
-            var summary = try await store.importCollections(from: .bytes(Array(body.readableBytesView)), mode: mode)
+            var summary = try await store.importCollections(from: .file(path: path), mode: mode)
             summary.databasePath = (summary.databasePath as NSString).lastPathComponent
             summary.rejectsPath = nil
             return JSONResponse.response(summary.jsonValue)
@@ -121,7 +130,7 @@ struct CollectionsController<Context: RequestContext> {
 
     private func change(request: Request, context: Context, removing: Bool) async throws -> Response {
         let name = try Self.name(from: context)
-        let body = try await Self.body(ProductsBody.self, of: request, context: context, example: #"{"productIds":["AB-1","AB-2"]}"#)
+        let body = try await body(ProductsBody.self, of: request, context: context, example: #"{"productIds":["AB-1","AB-2"]}"#)
         let change = try await store.changeCollection(name, adding: try Self.checked(body.productIds), removing: removing)
         let collection = try await store.collection(named: name)
         return JSONResponse.response(.object([
@@ -159,15 +168,17 @@ struct CollectionsController<Context: RequestContext> {
         return decoded
     }
 
-    /// The JSON body of `request` as `T`; 400 with `example` when it is not.
-    private static func body<T: Decodable>(_ type: T.Type, of request: Request, context: Context, example: String) async throws -> T {
+    /// The JSON body of `request` as `T`, read within the shared budget; 400 with `example` when it is not.
+    private func body<T: Decodable & Sendable>(_ type: T.Type, of request: Request, context: Context, example: String) async throws -> T {
         try ContentType.requireJSON(request)
-        var request = request
-        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
-        } catch {
-            throw APIError(.badRequest, "The body is not what this endpoint reads; send one such as \(example).")
+        return try await bodies.withBudget(bytes: ProductRequestBody.size(of: request, context: context)) {
+            var request = request
+            let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+            do {
+                return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+            } catch {
+                throw APIError(.badRequest, "The body is not what this endpoint reads; send one such as \(example).")
+            }
         }
     }
 }

@@ -5,23 +5,17 @@ import ProductCatalog
 /// Product images uploaded from the page: stored in a folder beside the catalog and served from it.
 ///
 /// `PUT /api/products/{productId}/image` with a JPEG or PNG body (the page crops it to a square)
-/// stores the file as `<catalog>.images/<random>.jpg` and sets the product's `imageURL` to
-/// `/images/<name>`, which `GET /images/{name}` serves. A picture is deleted when its product
-/// gets another one, an edit changes its address, or the product is deleted.
+/// streams the file into `<catalog>.images/<random>.jpg` (see ``PictureFolder``) and sets the
+/// product's `imageURL` to `/images/<name>`, which `GET /images/{name}` serves. A picture is
+/// deleted once no product names it any more.
 struct ImagesController<Context: RequestContext> {
     let store: any CatalogEngine
-    /// The folder the images are kept in.
-    let folder: String
+    let pictures: PictureFolder
+    /// How long an upload may send nothing before it is dropped (408).
+    let stallTimeout: Duration
 
     /// The largest image accepted.
     static var maxBytes: Int { 5 << 20 }
-    /// Where the served images are, as `imageURL` names them.
-    static var urlPrefix: String { "/images/" }
-
-    init(store: any CatalogEngine) {
-        self.store = store
-        folder = store.imagesFolder
-    }
 
     /// `PUT {productId}/image`, to add at `/api/products`.
     var uploads: RouteCollection<Context> {
@@ -39,7 +33,9 @@ struct ImagesController<Context: RequestContext> {
 
     /// Stores the body as the product's image and answers with the product as now stored.
     ///
-    /// 415 unless the body is labelled and shaped as a JPEG or PNG, 413 past 5 MiB, 404 without the product.
+    /// 415 unless the body is labelled and shaped as a JPEG or PNG, 413 past 5 MiB, 404 without
+    /// the product, 507 when the server's disk is full. The body goes to the file as it arrives:
+    /// only a buffer of it is in memory at a time.
     @Sendable func upload(request: Request, context: Context) async throws -> Response {
         let productId = try ProductIdPath.decode(from: context)
         guard let kind = ImageKind(contentType: request.headers[.contentType]) else {
@@ -48,40 +44,29 @@ struct ImagesController<Context: RequestContext> {
         guard var product = try await store.product(id: productId) else {
             throw APIError(.notFound, "No product has productId \"\(productId)\".")
         }
-        var bytes: [UInt8] = []
-        for try await buffer in request.body {
-            bytes += buffer.readableBytesView
-            guard bytes.count <= Self.maxBytes else {
-                throw APIError(.contentTooLarge, "The image is larger than 5 MB; choose a smaller one.")
-            }
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > Self.maxBytes {
+            throw APIError(.contentTooLarge, "The image is larger than 5 MB; choose a smaller one.")
         }
-        guard kind.matches(bytes) else {
-            throw APIError(.unsupportedMediaType, "The file is not a \(kind.name) image; choose a JPEG or PNG file.")
-        }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let name = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined() + "." + kind.fileExtension
-        guard FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes)) else {
-            throw APIError(.internalServerError, "The server could not store the image in \((folder as NSString).lastPathComponent); see the server's output.")
-        }
-        let previous = product.imageURL
-        product.imageURL = Self.urlPrefix + name
+        let name = try await pictures.receive(request.body, kind: kind, maxBytes: Self.maxBytes, stallTimeout: stallTimeout)
+        product.imageURL = PictureFolder.urlPrefix + name
         let stored: Product
         do {
             stored = try await store.replace(productId: product.productId, with: product)
         } catch {
-            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+            await pictures.saved(name)
             throw error
         }
-        Self.discard(previous, in: folder)
+        // The picture it had before goes at the sweep, unless another product shows it too.
+        await pictures.saved(name)
         return JSONResponse.response(stored.jsonValue)
     }
 
     /// Serves a stored image; its name never changes content, so browsers may keep it.
     @Sendable func file(request: Request, context: Context) async throws -> Response {
-        guard let name = context.parameters.get("name"), let kind = Self.storedName(Self.urlPrefix + name).flatMap(ImageKind.init(fileName:)) else {
+        guard let name = context.parameters.get("name"), let kind = PictureFolder.storedName(PictureFolder.urlPrefix + name).flatMap(ImageKind.init(fileName:)) else {
             throw APIError(.notFound, "No image is stored under that name.")
         }
-        let path = folder + "/" + name
+        let path = pictures.path + "/" + name
         guard FileManager.default.fileExists(atPath: path) else { throw APIError(.notFound, "No image is stored under that name.") }
         let body = try await FileIO().loadFile(path: path, context: context)
         return Response(status: .ok, headers: [
@@ -89,21 +74,6 @@ struct ImagesController<Context: RequestContext> {
             .cacheControl: "public, max-age=31536000, immutable",
             .xContentTypeOptions: "nosniff",
         ], body: body)
-    }
-
-    /// Deletes the stored picture `imageURL` names, if it names one: its product no longer uses it.
-    static func discard(_ imageURL: String?, in folder: String) {
-        guard let imageURL, let name = storedName(imageURL) else { return }
-        try? FileManager.default.removeItem(atPath: folder + "/" + name)
-    }
-
-    /// The file name in an `imageURL` this server gave out, or nil for any other address.
-    static func storedName(_ imageURL: String) -> String? {
-        guard imageURL.hasPrefix(urlPrefix) else { return nil }
-        let name = imageURL.dropFirst(urlPrefix.count)
-        let parts = name.split(separator: ".")
-        guard parts.count == 2, parts[0].count == 32, parts[0].allSatisfy(\.isHexDigit), ["jpg", "png"].contains(parts[1]) else { return nil }
-        return String(name)
     }
 }
 

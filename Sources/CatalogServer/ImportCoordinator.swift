@@ -18,6 +18,8 @@ public actor ImportCoordinator {
     /// Where uploads and rejects files are kept while the server runs.
     public let workDirectory: String
     private let store: any CatalogEngine
+    /// The catalog's stored pictures, swept after every import (a replacing one may drop products that had some).
+    nonisolated let pictures: PictureFolder
     private let progressInterval: Duration
     private var nextId = 1
     private var records: [Int: ImportRecord] = [:]
@@ -33,6 +35,7 @@ public actor ImportCoordinator {
     public init(workDirectory: String, store: any CatalogEngine, progressInterval: Duration = .milliseconds(100)) {
         self.workDirectory = workDirectory
         self.store = store
+        pictures = PictureFolder(catalog: store)
         self.progressInterval = progressInterval
     }
 
@@ -148,6 +151,7 @@ public actor ImportCoordinator {
             // Searches must see the new catalog from the moment a listener hears "finished".
             await store.catalogReplaced()
             Task { [store] in await store.warmUp() }
+            await pictures.sweepSoon()
             final = finishedEvent(summary)
         } catch {
             final = .failed(message(for: error, id: id))

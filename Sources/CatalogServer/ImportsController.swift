@@ -110,21 +110,16 @@ struct ImportsController<Context: RequestContext> {
     /// products as they would be stored and the first rejects. Nothing is written to the catalog.
     @Sendable func preview(request: Request, context: Context) async throws -> Response {
         try ContentType.requireUpload(request)
-        var bytes: [UInt8] = []
-        for try await buffer in request.body {
-            bytes += buffer.readableBytesView.prefix(Self.previewBytes - bytes.count)
-            if bytes.count >= Self.previewBytes { break }
-        }
-        guard !bytes.isEmpty else {
+        // The start of the file goes to disk as it arrives: a client that stalls holds no memory.
+        let path = imports.workDirectory + "/preview-\(UInt64.random(in: 0...UInt64.max)).csv"
+        let size = try await UploadFile.write(request.body, to: path, limit: Self.previewBytes, stallTimeout: uploadStallTimeout,
+                                              keepingFirst: Self.previewBytes)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard size > 0 else {
             throw APIError(.badRequest, "The file is empty; choose a CSV file with a header line and products.")
         }
         // The last line may be cut short: keep whole lines only.
-        if bytes.count >= Self.previewBytes, let newline = bytes.lastIndex(of: 0x0A) { bytes.removeSubrange((newline + 1)...) }
-        let path = imports.workDirectory + "/preview-\(UInt64.random(in: 0...UInt64.max)).csv"
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw APIError(.internalServerError, "The server could not store the file to preview it; see the server's output.")
-        }
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        if size >= Self.previewBytes { try Self.cutAfterLastLine(path) }
         // A local inventory file is named beside (or, when it reads as no product file, instead of) the products' preview.
         let stock: JSONValue = (try? FileByteSource(path: path)).flatMap { StockImporter.recognise(source: $0) }
             .map { .object(["format": .string($0.rawValue), "formatName": .string($0.displayName)]) } ?? .null
@@ -144,6 +139,15 @@ struct ImportsController<Context: RequestContext> {
 
     /// How much of an upload a preview reads.
     static var previewBytes: Int { 1 << 20 }
+
+    /// Truncates the file at `path` after its last line end, if it has one.
+    private static func cutAfterLastLine(_ path: String) throws {
+        guard let handle = FileHandle(forUpdatingAtPath: path) else { return }
+        defer { try? handle.close() }
+        let bytes = try handle.readToEnd() ?? Data()
+        guard let newline = bytes.lastIndex(of: 0x0A) else { return }
+        try handle.truncate(atOffset: UInt64(newline - bytes.startIndex + 1))
+    }
 
     /// `GET /{id}`: where the import stands and its newest counters.
     @Sendable func status(request: Request, context: Context) async throws -> Response {

@@ -6,6 +6,8 @@ struct ProductsController<Context: RequestContext> {
     let store: any CatalogEngine
     /// Shared by every add and edit: the JSON bodies in hand at once.
     let bodies: BodyBudget
+    /// The stored pictures, swept after a change that may let go of one.
+    let pictures: PictureFolder
 
     /// The largest page a client may ask for.
     static var maxLimit: Int { 100 }
@@ -116,23 +118,19 @@ struct ProductsController<Context: RequestContext> {
             let product = try validated(draft)
             let previous = try await store.product(id: productId)?.imageURL
             let stored = try await store.replace(productId: productId, with: product)
-            if previous != stored.imageURL { ImagesController<Context>.discard(previous, in: store.imagesFolder) }
+            if previous != stored.imageURL, previous.flatMap(PictureFolder.storedName) != nil { await pictures.sweepSoon() }
             return JSONResponse.response(stored.jsonValue)
         }
     }
 
     /// `POST /batch`: one change for up to 1,000 products at once (see ``BatchRequestBody``), in one
     /// transaction: `{"changed":N,"changedIds":[…],"refused":[{"productId":…,"message":…}]}`, the
-    /// refused left as they were. Deleted products' stored pictures go with them.
+    /// refused left as they were. Stored pictures no product shows any more go at the next sweep.
     @Sendable func batch(request: Request, context: Context) async throws -> Response {
         try await bodies.withBudget(bytes: ProductRequestBody.size(of: request, context: context)) {
             let (change, productIds) = try await BatchRequestBody.read(from: request, context: context)
-            var pictures: [String: String] = [:]
-            if change == .delete {
-                for productId in productIds { pictures[productId] = try await store.product(id: productId)?.imageURL }
-            }
             let outcome = try await store.apply(change, to: productIds)
-            for productId in outcome.changed { ImagesController<Context>.discard(pictures[productId], in: store.imagesFolder) }
+            if !outcome.changed.isEmpty { await pictures.sweepSoon() }
             return JSONResponse.response(.object([
                 .init("changed", .int(outcome.changed.count)),
                 .init("changedIds", .array(outcome.changed.map(JSONValue.string))),
@@ -141,12 +139,13 @@ struct ProductsController<Context: RequestContext> {
         }
     }
 
-    /// `DELETE /{productId}`: 204, or 404 when there is no such product; its stored picture goes with it.
+    /// `DELETE /{productId}`: 204, or 404 when there is no such product; its stored picture goes
+    /// at the next sweep, unless another product shows it too.
     @Sendable func remove(request: Request, context: Context) async throws -> Response {
         let productId = try ProductIdPath.decode(from: context)
         let imageURL = try await store.product(id: productId)?.imageURL
         try await store.delete(productId: productId)
-        ImagesController<Context>.discard(imageURL, in: store.imagesFolder)
+        if imageURL.flatMap(PictureFolder.storedName) != nil { await pictures.sweepSoon() }
         return Response(status: .noContent)
     }
 

@@ -11,10 +11,13 @@ import Synchronization
 enum UploadFile {
     /// Writes `body` to a new file at `path` and returns its size.
     ///
-    /// 413 once it passes `limit` bytes; 408 when no byte arrives for `stallTimeout`, so a
-    /// client that stops sending does not hold the import slot. The partial file is removed
-    /// when the upload fails.
-    static func write(_ body: RequestBody, to path: String, limit: Int, stallTimeout: Duration = .seconds(30)) async throws -> Int {
+    /// 413 once it passes `limit` bytes (`tooLarge` says it in the route's words); with
+    /// `keepingFirst`, the first that many bytes are written and the rest is not read, never a 413.
+    /// 408 when no byte arrives for `stallTimeout`, so a client that stops sending holds no slot
+    /// and no memory. The partial file is removed when the upload fails.
+    static func write(_ body: RequestBody, to path: String, limit: Int, stallTimeout: Duration = .seconds(30),
+                      tooLarge: APIError? = nil, keepingFirst: Int? = nil) async throws -> Int {
+        let tooLarge = tooLarge ?? Self.tooLarge(limit: limit)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw APIError(.internalServerError, "The server cannot store the upload: \(String(cString: strerror(errno))). See the server's output.")
@@ -27,8 +30,15 @@ enum UploadFile {
                     var total = 0
                     for try await buffer in body {
                         lastArrival.touch()
+                        if let keepingFirst {
+                            let wanted = min(buffer.readableBytes, keepingFirst - total)
+                            try buffer.withUnsafeReadableBytes { try writeAll(descriptor, UnsafeRawBufferPointer(rebasing: $0.prefix(wanted))) }
+                            total += wanted
+                            if total >= keepingFirst { break }
+                            continue
+                        }
                         total += buffer.readableBytes
-                        guard total <= limit else { throw tooLarge(limit: limit) }
+                        guard total <= limit else { throw tooLarge }
                         try buffer.withUnsafeReadableBytes { try writeAll(descriptor, $0) }
                     }
                     return total

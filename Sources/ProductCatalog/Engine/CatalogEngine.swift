@@ -44,6 +44,8 @@ public protocol CatalogEngine: Sendable {
     func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]]
     /// The stores with at least one product in stock, by name.
     func stores() async throws -> [String]
+    /// Every distinct `imageURL` that starts with `prefix`: the stored pictures some product still shows.
+    func imageURLs(startingWith prefix: String) async throws -> Set<String>
     /// Every collection, by name: manual ones with their counts (see ``ProductCollection``).
     func collections() async throws -> [ProductCollection]
     /// The collection named `name` (ASCII case ignored), if any.

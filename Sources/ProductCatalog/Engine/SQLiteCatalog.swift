@@ -106,6 +106,10 @@ public final class SQLiteCatalog: CatalogEngine {
         try await read { side in try side.recovering { try $0.currentSearch()?.stock(of: productIds) ?? [:] } }
     }
 
+    public func imageURLs(startingWith prefix: String) async throws -> Set<String> {
+        try await read { side in try side.recovering { try $0.currentSearch()?.imageURLs(startingWith: prefix) ?? [] } }
+    }
+
     public func stores() async throws -> [String] {
         try await read { side in try side.recovering { try $0.currentSearch()?.stores() ?? [] } }
     }

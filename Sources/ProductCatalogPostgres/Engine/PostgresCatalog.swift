@@ -77,6 +77,10 @@ public actor PostgresCatalog: CatalogEngine {
         }
     }
 
+    public func imageURLs(startingWith prefix: String) async throws -> Set<String> {
+        try await reading([]) { try await $0.imageURLs(startingWith: prefix) }
+    }
+
     public func productTypes() async throws -> [String] {
         try await reading([]) { try await $0.productTypes() }
     }

@@ -313,6 +313,17 @@ public final class PostgresProductSearch: Sendable {
         return try await products(statement, doing: "read the starred products")
     }
 
+    /// Every distinct `imageURL` that starts with `prefix`, in one pass over the products.
+    public func imageURLs(startingWith prefix: String) async throws -> Set<String> {
+        var statement = PostgresStatement("SELECT DISTINCT \"imageURL\" FROM products WHERE left(\"imageURL\", ")
+        let bound = statement.bind(prefix)
+        statement.sql += "length(\(bound))) = \(bound)"
+        let rows = try await session.rows(statement.query, doing: "read the pictures in use")
+        var urls = Set<String>()
+        for row in rows { if let url = try? row.makeRandomAccess()[0].decode(String?.self) { urls.insert(url) } }
+        return urls
+    }
+
     /// The products with this groupId, in productId order, at most `limit`.
     public func variants(groupId: String, limit: Int = 500) async throws -> [Product] {
         var statement = PostgresStatement("SELECT * FROM products WHERE \"groupId\" = ")
