@@ -17,6 +17,8 @@ struct ExportController<Context: RequestContext> {
     /// `GET ?q=` (or `prefix=`), the filters, `typos=` and `sort=` of `/api/products`, and
     /// `format=csv` (the default: the columns an import reads, so the file imports back unchanged)
     /// or `format=json` (`{"products":[…]}`): all the matches in the list's order, as a download.
+    /// `spreadsheet=safe` (the page's download) escapes what a spreadsheet would run as a formula
+    /// (see ``ProductExport/spreadsheetSafe``); the file still imports back unchanged.
     /// The products are read 500 at a time as the body is sent, so any number costs the same memory,
     /// all from one snapshot of the catalog (``CatalogSnapshot``): an import that swaps a new
     /// catalog in meanwhile does not mix into the file.
@@ -31,6 +33,14 @@ struct ExportController<Context: RequestContext> {
             format = value
         } else {
             format = .csv
+        }
+        let spreadsheetSafe: Bool
+        switch query["spreadsheet"] {
+        case nil, "": spreadsheetSafe = false
+        case "safe" where format == .csv: spreadsheetSafe = true
+        default:
+            throw APIError(.badRequest, "spreadsheet=safe is the one value, for a CSV export to open in a spreadsheet.",
+                           fields: ["spreadsheet": "Use safe, with format=csv, or leave it out."])
         }
         // The first batch is read before answering, so that a search the catalog refuses is an error status.
         let snapshot = try await store.snapshot()
@@ -53,7 +63,7 @@ struct ExportController<Context: RequestContext> {
             return Response(status: .ok, headers: headers)
         }
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            var export = ProductExport(format: format)
+            var export = ProductExport(format: format, spreadsheetSafe: spreadsheetSafe)
             do {
                 var page = first
                 while true {

@@ -52,6 +52,9 @@ extension Catalog {
         @Flag(help: "Write the stock by store of the products found instead, as productId,store,quantity rows that catalog import-stock reads back.")
         var stock = false
 
+        @Flag(help: "For a file to open in a spreadsheet: a text that starts with =, +, - or @ is written after an apostrophe, so the spreadsheet shows it instead of running it as a formula. catalog import takes the apostrophe off again.")
+        var spreadsheetSafe = false
+
         @OptionGroup var database: DatabaseOptions
 
         /// Products read and written at a time.
@@ -60,6 +63,7 @@ extension Catalog {
         func validate() throws {
             if prefix != nil, !query.isEmpty { throw ValidationError("Give either a query or --prefix, not both.") }
             if stock, format != .csv { throw ValidationError("--stock writes CSV, as catalog import-stock reads it; leave out --format json.") }
+            if spreadsheetSafe, format != .csv || stock { throw ValidationError("--spreadsheet-safe is for a CSV of products; leave out --format json and --stock.") }
         }
 
         func run() async throws {
@@ -67,7 +71,7 @@ extension Catalog {
             try database.check(output: output)
             let destination = try openOutput()
             defer { if output != nil { try? destination.close() } }
-            var export = ProductExport(format: format)
+            var export = ProductExport(format: format, spreadsheetSafe: spreadsheetSafe)
             var stockExport = StockExport()
             try await database.withCatalog { catalog in
                 // A smart collection exports what its saved search finds.

@@ -31,6 +31,26 @@ import Testing
         }
     }
 
+    /// The page's download escapes what a spreadsheet would run as a formula, and imports back the same.
+    @Test func aSpreadsheetSafeExportEscapesFormulasAndImportsBack() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV("productId,title\nA1,\"=HYPERLINK(\"\"http://evil.example\"\")\"\nA2,@SUM(1+1)\nA3,Plain\n")
+        try await fixture.application().test(.router) { client in
+            let safe = try await client.execute(uri: "/api/export?spreadsheet=safe", method: .get)
+            #expect(safe.status == .ok)
+            let lines = safe.text.split(whereSeparator: \.isNewline).dropFirst()
+            #expect(lines.map { $0.prefix(8) } == ["A1,\"'=HY", "A2,'@SUM", "A3,Plain"], "\(safe.text)")
+            let copy = try ServerFixture()
+            defer { copy.remove() }
+            #expect(try copy.importCSV(safe.text).rowsRejected == 0)
+            #expect(try Self.allProducts(copy.databasePath).map(\.title) == Self.allProducts(fixture.databasePath).map(\.title))
+            for query in ["spreadsheet=yes", "spreadsheet=safe&format=json"] {
+                #expect(try await client.execute(uri: "/api/export?" + query, method: .get).status == .badRequest, "\(query)")
+            }
+        }
+    }
+
     /// `product` as JSON, with empty texts as null.
     static func blanksAsNull(_ product: Product) -> JSONValue {
         guard case .object(let members) = product.jsonValue else { return product.jsonValue }

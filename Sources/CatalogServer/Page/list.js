@@ -41,7 +41,8 @@ export function search(query = state.list.query, { typed = false } = {}) {
   const params = searchParams();
   for (const action of listeners) action(params);
   // The export links download every match of this search, not only the rows loaded.
-  $("export-csv").href = "/api/export?" + params;
+  // A download is opened in a spreadsheet: what a seller typed must not run there as a formula.
+  $("export-csv").href = "/api/export?" + params + "&spreadsheet=safe";
   $("export-json").href = "/api/export?" + params + "&format=json";
   return loadPage(list.generation, true);
 }

@@ -22,11 +22,16 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 /// exact decimals, a missing value is an empty field.
 public struct ProductExport: Sendable {
     public let format: ExportFormat
+    /// With CSV, a text field a spreadsheet would run as a formula (`=…`, `+…`, `-…`, `@…`) is
+    /// written after an apostrophe, which spreadsheets show as text; an import takes it off again,
+    /// so the file still imports back into the same products.
+    public let spreadsheetSafe: Bool
     /// The products encoded so far.
     public private(set) var count = 0
 
-    public init(format: ExportFormat) {
+    public init(format: ExportFormat, spreadsheetSafe: Bool = false) {
         self.format = format
+        self.spreadsheetSafe = spreadsheetSafe
     }
 
     /// The bytes of `products`, after the header (CSV) or the opening (JSON) when they are the first.
@@ -37,7 +42,7 @@ public struct ProductExport: Sendable {
             switch format {
             case .csv:
                 if count == 0 { output += Self.csvRecord(members.map(\.key)) }
-                output += Self.csvRecord(members.map { Self.text(of: $0.value) })
+                output += Self.csvRecord(members.map { Self.text(of: $0.value, spreadsheetSafe: spreadsheetSafe) })
             case .json:
                 output += Array((count == 0 ? "{\"products\":[\n" : ",\n").utf8)
                 output += Array(JSONValue.object(members).serialized.utf8)
@@ -60,6 +65,12 @@ public struct ProductExport: Sendable {
         for var field in fields { field.withUTF8 { encoder.appendField($0) } }
         encoder.endRecord()
         return encoder.bytes
+    }
+
+    /// ``text(of:)`` with text escaped as ``SpreadsheetEscape`` says, so that an import reads it back as it was.
+    private static func text(of value: JSONValue, spreadsheetSafe: Bool) -> String {
+        guard case .string(let text) = value else { return Self.text(of: value) }
+        return SpreadsheetEscape.escaped(text, spreadsheetSafe: spreadsheetSafe)
     }
 
     /// A JSON value of a product as CSV text: null is empty, a number its digits.

@@ -147,7 +147,7 @@ public struct CatalogImporter: Sendable {
             try record.withFields { try rejects.write(line: line, reason: reason, fields: $0) }
             // A rejected row still names its product: deleting what the file omits must keep it.
             if sparing, let column = productIdColumn, column < record.count {
-                let id = record.withFields { String(decoding: ProductRules.trimmed($0[column]), as: UTF8.self) }
+                let id = record.withFields { String(decoding: ProductRowChecker.storedText($0[column]), as: UTF8.self) }
                 if !id.isEmpty { spared.insert(id) }
             }
             reporter.counts.rowsRejected += 1

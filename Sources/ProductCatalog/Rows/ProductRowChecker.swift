@@ -101,7 +101,7 @@ struct ProductRowChecker {
         if !TextValidation.isPlainASCII(fields.allBytes), let reason = textProblem(in: fields) {
             return .rejected(reason)
         }
-        if let problem = ProductRules.problem(inProductId: ProductRules.trimmed(fields[slots[0].column])) {
+        if let problem = ProductRules.problem(inProductId: Self.storedText(fields[slots[0].column])) {
             return .rejected(problem.reason)
         }
         if !currency.isEmpty { currency.removeAll(keepingCapacity: true) }
@@ -114,7 +114,7 @@ struct ProductRowChecker {
                 let slot = slots[index]
                 switch slot.kind {
                 case .text:
-                    size += 4 + ProductRules.trimmed(fields[slot.column]).count
+                    size += 4 + Self.storedText(fields[slot.column]).count
                 case .price:
                     let bytes = fields[slot.column]
                     switch Price.parse(bytes) {
@@ -168,7 +168,7 @@ struct ProductRowChecker {
                         cursor += 12
                     }
                 case .text:
-                    cursor = Self.store(ProductRules.trimmed(fields[slot.column]), at: cursor)
+                    cursor = Self.store(Self.storedText(fields[slot.column]), at: cursor)
                 case .derivedCurrency, .currency:
                     let own = slot.kind == .currency ? ProductRules.trimmed(fields[slot.column]) : UnsafeBufferPointer(start: nil, count: 0)
                     if !own.isEmpty {
@@ -237,6 +237,12 @@ struct ProductRowChecker {
             (cursor + 4).copyMemory(from: source, byteCount: bytes.count)
         }
         return cursor + 4 + bytes.count
+    }
+
+    /// A text field as the catalog stores it: trimmed, and a spreadsheet-safe export's escape undone.
+    @inline(__always)
+    static func storedText(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        SpreadsheetEscape.unescaped(ProductRules.trimmed(bytes))
     }
 
     /// `42`, `-3` or `+7`; nil for anything else, as a stock of `Unlimited` or `InStock` is unknown.

@@ -64,6 +64,39 @@ import Testing
         #expect(try copy.allProducts().first?.extras.map(\.name) == ["ID", "sku", "price"])
     }
 
+    /// What a spreadsheet would run as a formula, in titles, productIds and extra columns, with
+    /// apostrophes before them too: a safe export escapes each so that no field starts a formula,
+    /// a plain one writes them as they are, and both import back into the same products.
+    @Test(arguments: [false, true]) func aSpreadsheetSafeExportRunsNothingAndImportsBack(safe: Bool) throws {
+        let original = try CatalogFixture()
+        try original.importCSV(#"""
+            productId,title,listPrice,note
+            A1,"=HYPERLINK(""http://evil.example"",""Click"")",1.00,+cmd|' /C calc'!A0
+            -A2,@SUM(1+1),2.00,-5 cm
+            A3,"''=already quoted",3.00,'plain apostrophe
+            A4,Plain title,4.00,'+one
+
+            """#)
+        let search = try ProductSearch(databasePath: original.databasePath)
+        var export = ProductExport(format: .csv, spreadsheetSafe: safe)
+        let bytes = export.encode(try search.page(query: "", limit: 10).products) + export.finish()
+        let fields = try readRecords(from: MemoryByteSource(bytes)).dropFirst().flatMap(\.fields)
+        let formulas = fields.filter { field in field.first.map { "=+-@".contains($0) } ?? false }
+        #expect(safe ? formulas.isEmpty : formulas.count == 6, "\(formulas)")
+        if safe { #expect(fields.contains("'=HYPERLINK(\"http://evil.example\",\"Click\")") && fields.contains("''=already quoted")) }
+
+        let copy = try CatalogFixture()
+        #expect(try copy.importCSV(String(decoding: bytes, as: UTF8.self)).rowsRejected == 0)
+        func kept(_ fixture: CatalogFixture) throws -> [String] {
+            try fixture.allProducts().map { "\($0.productId) \($0.title ?? "-") \($0.listPrice?.description ?? "-") \($0.extras)" }
+        }
+        #expect(try kept(copy) == kept(original))
+        // As read from the file: the escape undone, a lone apostrophe before plain text kept.
+        let titles = try original.allProducts().map { "\($0.productId) \($0.title ?? "") \($0.extras.first?.value ?? "")" }
+        #expect(titles == ["-A2 @SUM(1+1) -5 cm", "A1 =HYPERLINK(\"http://evil.example\",\"Click\") +cmd|' /C calc'!A0",
+                           "A3 '=already quoted 'plain apostrophe", "A4 Plain title +one"])
+    }
+
     @Test func aJSONExportHoldsTheSearchsProductsInItsOrder() throws {
         let fixture = try CatalogFixture()
         try fixture.importCSV(Self.csv)
