@@ -671,6 +671,7 @@ class BrowserTest:
         assert self.element("export-csv").is_displayed(), "the export link is not shown with the filters"
         href = self.element("export-csv").get_attribute("href")
         assert "q=linen" in href, f"the export link does not follow the search: {href}"
+        assert "spreadsheet=safe" in href, f"the download is not spreadsheet-safe: {href}"
         csv_text = self.server.get_text(urllib.parse.urlparse(href).path + "?" + urllib.parse.urlparse(href).query)
         listed = self.expected_ids("linen", 1000)
         exported = [row["productId"] for row in csv.DictReader(csv_text.splitlines(keepends=True))]
