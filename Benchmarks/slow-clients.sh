@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Hostile clients against `catalog serve` (release build) on loopback: how long ordinary searches
 # take while hundreds or thousands of sockets dribble request heads or sit idle, and the server's
-# memory while many large JSON bodies arrive at once. Prints a Markdown table per build.
+# memory while many large JSON bodies arrive at once, or many uploads of pictures and collection files
+# stall before their last byte. Prints a Markdown table per build.
 #
 #   Benchmarks/slow-clients.sh                          # this checkout
 #   Benchmarks/slow-clients.sh --before e62342a         # and that commit's build, in the same run
@@ -59,6 +60,8 @@ for name in "${builds[@]}"; do
     python3 "$tools" idle "$port" 15000
     python3 "$tools" bodies "$port" "$server" 16
     python3 "$tools" bodies "$port" "$server" 64
+    python3 "$tools" stalled "$port" "$server" pictures 150
+    python3 "$tools" stalled "$port" "$server" collections 20
     kill "$server"
     wait "$server" 2>/dev/null || true
 done

@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 
@@ -120,6 +121,38 @@ def big_bodies(port, pid, count):
             f"peak {peak} MB, {after} MB after; answers {answers}; {time.time() - start:.1f} s |")
 
 
+def stalled_uploads(port, pid, kind, count):
+    """`count` uploads that send all but the last byte of their body and then wait: pictures
+    (5 MB, `PUT /api/products/{id}/image`) or collection files (60 MB, `POST /api/collections/import`).
+    The server's memory once every one has sent what it will."""
+    first = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/products?limit=1"))["products"][0]["productId"]
+    if kind == "pictures":
+        size, path, method, content_type = 5_000_000, f"/api/products/{urllib.parse.quote(first, safe='')}/image", "PUT", "image/png"
+        chunk = b"\x89PNG\r\n\x1a\n" + b"\x07" * (1 << 16)
+    else:
+        size, path, method, content_type = 60_000_000, "/api/collections/import", "POST", "text/csv"
+        chunk = b"collection,productId\n" + f"Stalled,{first}\n".encode() * 4000
+    before, _ = rss(pid)
+    sockets = []
+    start = time.time()
+    for _ in range(count):
+        s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        s.sendall(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+                  f"Content-Type: {content_type}\r\nContent-Length: {size + 1}\r\n\r\n".encode())
+        sent = 0
+        while sent < size:
+            part = chunk[: size - sent]
+            s.sendall(part)
+            sent += len(part)
+        sockets.append(s)
+    after, peak = rss(pid)
+    searches = search_times(port, count=3)
+    for s in sockets:
+        s.close()
+    return (f"| {count} stalled {kind} uploads of {size / 1e6:.0f} MB (all but the last byte sent) | RSS {before} MB before, "
+            f"{after} MB once sent (peak {peak} MB), {time.time() - start:.1f} s; searches meanwhile {' · '.join(searches)} ms |")
+
+
 if __name__ == "__main__":
     case, port = sys.argv[1], int(sys.argv[2])
     if case == "baseline":
@@ -130,3 +163,5 @@ if __name__ == "__main__":
         print(idle(port, int(sys.argv[3])))
     elif case == "bodies":
         print(big_bodies(port, int(sys.argv[3]), int(sys.argv[4])))
+    elif case == "stalled":
+        print(stalled_uploads(port, int(sys.argv[3]), sys.argv[4], int(sys.argv[5])))
