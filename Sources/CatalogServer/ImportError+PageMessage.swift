@@ -21,6 +21,8 @@ extension ImportError {
             return "The file is not a collection file: it needs the columns collection and productId. No collection was changed."
         case .noDataRows:
             return "The file has a header line but no products. Importing it would empty the catalog, so the catalog was not changed."
+        case .noStockRows:
+            return "The file has a header line but no stock. Importing it would empty the stock, so the stock was not changed."
         case .nothingImported(let rowsRead, let invalidUTF8, _):
             var text = "None of the file's \(rowsRead) rows could be imported, so the catalog was not changed. The rejected rows, each with its reason, can be downloaded below."
             if invalidUTF8 * 2 > rowsRead {

@@ -7,6 +7,8 @@ extension ImportError {
         case .source, .emptyInput, .notText, .malformedHeader, .cancelled:
             description
         case .noDataRows:
+            "\(description) To empty it on purpose, add --allow-empty (with --delete-missing, also --max-deletes 100%)."
+        case .noStockRows:
             "\(description) To empty it on purpose, add --allow-empty."
         case .nothingImported(let rowsRead, let invalidUTF8, let rejectsPath):
             if invalidUTF8 * 2 > rowsRead {

@@ -10,6 +10,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case malformedHeader(source: String, CSVMalformation)
     /// The file has a header but no data rows; replacing would empty the catalog.
     case noDataRows(source: String)
+    /// A stock file has a header but no data rows; replacing would empty the stock.
+    case noStockRows(source: String)
     /// Every data row was rejected, so the import would keep nothing.
     case nothingImported(rowsRead: Int, invalidUTF8: Int, rejectsPath: String)
     /// The header cannot be mapped to product fields.
@@ -44,6 +46,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
             return "\(source): the header line is not valid CSV: \(malformation)"
         case .noDataRows(let source):
             return "\(source) has a header line but no data rows; importing it would empty the catalog, so the catalog was not changed."
+        case .noStockRows(let source):
+            return "\(source) has a header line but no data rows; importing it would empty the stock, so the stock was not changed."
         case .nothingImported(let rowsRead, let invalidUTF8, let rejectsPath):
             var text = "none of the \(rowsRead) data rows could be imported (each is in \(rejectsPath) with the reason), so the catalog was not changed."
             if invalidUTF8 * 2 > rowsRead {

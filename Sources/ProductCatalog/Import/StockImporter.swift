@@ -147,7 +147,7 @@ public struct StockImporter: Sendable {
             }
             try connection.commit()
             try reporter.stopIfCancelled()
-            if mode == .replace, reporter.counts.rowsRead == 0, !allowEmpty { throw ImportError.noDataRows(source: source.name) }
+            if mode == .replace, reporter.counts.rowsRead == 0, !allowEmpty { throw ImportError.noStockRows(source: source.name) }
             reporter.rowsToWrite = reporter.counts.rowsRead - reporter.counts.rowsRejected
             reporter.report(.writing)
             // Writing takes the catalog's write lock: searches read the old stock until the commit.

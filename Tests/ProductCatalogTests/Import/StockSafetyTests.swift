@@ -22,7 +22,7 @@ import Testing
         let unknown = failure { try StockImportTests.run(fixture.databasePath, "productId,store,quantity\nNO-SUCH-1,Berlin,3\nNO-SUCH-2,Paris,1\n") }
         guard case .nothingImported(2, 0, _)? = unknown else { Issue.record("\(String(describing: unknown))"); return }
         let headerOnly = failure { try StockImportTests.run(fixture.databasePath, "productId,store,quantity\n") }
-        guard case .noDataRows? = headerOnly else { Issue.record("\(String(describing: headerOnly))"); return }
+        guard case .noStockRows? = headerOnly else { Issue.record("\(String(describing: headerOnly))"); return }
         #expect(try StockImportTests.stock(fixture.databasePath) == before)
         // An upsert of a header-only file changes nothing; allowed empty, a replacement empties the stock.
         #expect(try StockImportTests.run(fixture.databasePath, "productId,store,quantity\n", mode: .upsert).rowsWritten == 0)
