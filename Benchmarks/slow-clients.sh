@@ -36,7 +36,7 @@ tools="$root/Benchmarks/tools/hostile_clients.py"
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
 for name in "${builds[@]}"; do
-    rm -f catalog.sqlite*
+    rm -rf catalog.sqlite*
     "$work/catalog-$name" import products.csv --db catalog.sqlite --quiet > /dev/null
     "$work/catalog-$name" serve --db catalog.sqlite --port 0 > serve.out 2>&1 &
     server=$!
