@@ -60,8 +60,8 @@
             }
             let gap = continuing ? posting.row - run!.row : posting.row
             let value = UInt64(gap) << Posting.fieldBits | UInt64(posting.fields)
-            // The posting, and a new run's header, and the terminator after.
-            let header = continuing ? 0 : VarInt.size(UInt64(list - lastListInBlock))
+            // The posting, after a new run's header (the open run's end and the list's delta), and the end after it.
+            let header = continuing ? 0 : 1 + VarInt.size(UInt64(list - lastListInBlock))
             if first != nil, bytes.count + header + VarInt.size(value) + 1 > capacity {
                 try closeBlock()
                 return try add(posting, to: list)

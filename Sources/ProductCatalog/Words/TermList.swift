@@ -1,0 +1,191 @@
+/// The word index's terms and starts of terms, each the name of a list (see ``PostingBlocks``),
+/// in memory: what a search looks a query's words up in, and what the typo dictionary walks.
+///
+/// Lists are numbered in this order: every term (a folded word), byte by byte; then every start
+/// of one to ``maxPrefixLength`` characters that some term has, byte by byte. Each has the number
+/// of products holding it and the block its postings start in. Stored as one stream of entries,
+/// cut into blocks (`word_list_terms`, one row a block):
+///
+/// ```
+/// varint(terms) then per list: varint(bytes shared with the entry before) varint(rest's length) rest
+///                              varint(products) varint(first block − the entry before's)
+/// ```
+/// The starts follow the terms in the stream; the first start shares nothing with the last term.
+@_spi(WordIndex) public final class TermList: @unchecked Sendable {
+    /// The longest starts of terms that have lists of their own, in characters.
+    public static let maxPrefixLength = 3
+
+    public static let table = "word_list_terms"
+    public static let createStatement = "CREATE TABLE IF NOT EXISTS \(table) (block INTEGER PRIMARY KEY, data BLOB NOT NULL)"
+
+    /// Every name's bytes, one after another: the terms', then the starts'.
+    private let bytes: [UInt8]
+    /// Where each name starts in ``bytes``, and one past the last.
+    private let offsets: [Int32]
+    /// Products holding each list's name.
+    private let products: [Int32]
+    /// The block each list starts in.
+    private let firstBlocks: [Int32]
+    /// How many of the lists are terms; the rest are starts.
+    public let termCount: Int
+
+    /// The lists, their names in `names` (terms sorted byte by byte, then starts sorted so too).
+    public init(names: [[UInt8]], products: [Int], firstBlocks: [Int], termCount: Int) {
+        var bytes: [UInt8] = []
+        var offsets: [Int32] = [0]
+        for name in names {
+            bytes += name
+            offsets.append(Int32(bytes.count))
+        }
+        self.bytes = bytes
+        self.offsets = offsets
+        self.products = products.map { Int32(clamping: $0) }
+        self.firstBlocks = firstBlocks.map { Int32($0) }
+        self.termCount = termCount
+    }
+
+    /// How many lists there are.
+    public var count: Int { offsets.count - 1 }
+
+    /// The name of list `list`.
+    public func withName<Result>(_ list: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[Int(offsets[list])..<Int(offsets[list + 1])])) }
+    }
+
+    public func name(_ list: Int) -> String {
+        withName(list) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Products holding list `list`'s name.
+    public func products(_ list: Int) -> Int { Int(products[list]) }
+
+    /// The block list `list` starts in.
+    public func firstBlock(_ list: Int) -> Int { Int(firstBlocks[list]) }
+
+    /// The list of the term `term`; nil when no product has it.
+    public func list(ofTerm term: some Collection<UInt8>) -> Int? {
+        let index = firstIndex(notBefore: term, in: 0..<termCount)
+        guard index < termCount, withName(index, { $0.elementsEqual(term) }) else { return nil }
+        return index
+    }
+
+    /// The list of the start of terms `start` (one to ``maxPrefixLength`` characters); nil when no term starts so.
+    public func list(ofStart start: some Collection<UInt8>) -> Int? {
+        let index = firstIndex(notBefore: start, in: termCount..<count)
+        guard index < count, withName(index, { $0.elementsEqual(start) }) else { return nil }
+        return index
+    }
+
+    /// The terms that start with `start`: one range of lists.
+    public func terms(startingWith start: some Collection<UInt8>) -> Range<Int> {
+        let lower = firstIndex(notBefore: start, in: 0..<termCount)
+        var upper = lower
+        // The end: the first term from `lower` that does not start with `start`, found by doubling then halving.
+        var step = 1
+        while upper + step <= termCount, withName(upper + step - 1, { $0.starts(with: start) }) {
+            upper += step
+            step *= 2
+        }
+        while step > 1 {
+            step /= 2
+            if upper + step <= termCount, withName(upper + step - 1, { $0.starts(with: start) }) { upper += step }
+        }
+        return lower..<upper
+    }
+
+    /// The first list of `range` whose name does not come before `key`, byte by byte.
+    private func firstIndex(notBefore key: some Collection<UInt8>, in range: Range<Int>) -> Int {
+        var low = range.lowerBound
+        var high = range.upperBound
+        while low < high {
+            let middle = (low + high) / 2
+            if withName(middle, { $0.lexicographicallyPrecedes(key) }) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The starts of one to ``maxPrefixLength`` characters of `term`, as bytes.
+    public static func starts(of term: some Collection<UInt8>) -> [ArraySlice<UInt8>] {
+        let bytes = Array(term)
+        var starts: [ArraySlice<UInt8>] = []
+        var end = 0
+        while end < bytes.count, starts.count < maxPrefixLength {
+            end += 1
+            // A UTF-8 character goes on while its bytes are continuation bytes.
+            while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+            starts.append(bytes[0..<end])
+        }
+        return starts
+    }
+
+    // MARK: - Stored
+
+    /// The list's entries as the stream of blocks of at most `capacity` bytes described above.
+    public func encoded(blockCapacity capacity: Int) -> [[UInt8]] {
+        var stream: [UInt8] = []
+        VarInt.append(UInt64(termCount), to: &stream)
+        var previousBlock = 0
+        for list in 0..<count {
+            let shared = list == 0 || list == termCount ? 0 : withName(list - 1) { before in
+                withName(list) { name in zip(before, name).prefix { $0 == $1 }.count }
+            }
+            withName(list) { name in
+                VarInt.append(UInt64(shared), to: &stream)
+                VarInt.append(UInt64(name.count - shared), to: &stream)
+                stream += name[shared...]
+            }
+            VarInt.append(UInt64(products[list]), to: &stream)
+            VarInt.append(UInt64(Int(firstBlocks[list]) - previousBlock), to: &stream)
+            previousBlock = Int(firstBlocks[list])
+        }
+        return stride(from: 0, to: max(stream.count, 1), by: capacity).map { Array(stream[$0..<min($0 + capacity, stream.count)]) }
+    }
+
+    /// Reads the list back from its stream's bytes.
+    public convenience init(stream: [UInt8]) throws {
+        var names: [[UInt8]] = []
+        var products: [Int] = []
+        var firstBlocks: [Int] = []
+        let termCount: Int = try stream.withUnsafeBytes { data in
+            var offset = 0
+            guard let terms = VarInt.read(data, at: &offset) else { throw PostingBlocks.CorruptBlock() }
+            var previous: [UInt8] = []
+            var block = 0
+            while offset < data.count {
+                guard let shared = VarInt.read(data, at: &offset).map(Int.init), let length = VarInt.read(data, at: &offset).map(Int.init),
+                      shared <= previous.count, offset + length <= data.count else { throw PostingBlocks.CorruptBlock() }
+                let name = Array(previous[..<shared]) + Array(data[offset..<offset + length])
+                offset += length
+                guard let count = VarInt.read(data, at: &offset), let gap = VarInt.read(data, at: &offset) else { throw PostingBlocks.CorruptBlock() }
+                block += Int(gap)
+                names.append(name)
+                products.append(Int(count))
+                firstBlocks.append(block)
+                previous = names.count == Int(terms) ? [] : name
+            }
+            return Int(terms)
+        }
+        self.init(names: names, products: products, firstBlocks: firstBlocks, termCount: termCount)
+    }
+
+    /// Writes the list into its table on `connection`, replacing what it held.
+    public func write(to connection: Connection, blockCapacity: Int) throws {
+        try connection.execute(Self.createStatement + "; DELETE FROM \(Self.table)")
+        let insert = try connection.prepare("INSERT INTO \(Self.table) (block, data) VALUES (?1, ?2)")
+        for (index, block) in encoded(blockCapacity: blockCapacity).enumerated() {
+            try insert.using {
+                try insert.bind(1, Int64(index + 1))
+                try insert.bind(2, blob: block)
+                _ = try insert.step()
+            }
+        }
+    }
+
+    /// Reads the list from its table on `connection`.
+    public convenience init(connection: Connection) throws {
+        var stream: [UInt8] = []
+        let statement = try connection.prepare("SELECT data FROM \(Self.table) ORDER BY block")
+        while try statement.step() { statement.withBytes(at: 0) { stream += $0 } }
+        try self.init(stream: stream)
+    }
+}

@@ -1,0 +1,152 @@
+import Testing
+@testable @_spi(WordIndex) import ProductCatalog
+
+/// The word index's lists in blocks against a naive model: every list read back whole, and every
+/// skip lands on the first posting at or past its row, for random lists and block sizes.
+@Suite struct PostingBlocksTests {
+    /// Random lists: some empty, some a posting, some long with gaps of every size (a title class apart too).
+    static func randomLists(_ random: inout SeededRandomGenerator, count: Int) -> [[Posting]] {
+        (0..<count).map { _ in
+            let length = [0, 1, 2, Int.random(in: 3...40), Int.random(in: 100...3_000)].randomElement(using: &random)!
+            var row: Int64 = 0
+            return (0..<length).map { _ in
+                row += [1, Int64.random(in: 1...5), Int64.random(in: 1...100_000), 1 << 40].randomElement(using: &random)!
+                return Posting(row: row, fields: UInt8.random(in: 1...7, using: &random))
+            }
+        }
+    }
+
+    /// `lists` written into blocks of `capacity` bytes, with the block each list starts in (nil for an empty one).
+    static func written(_ lists: [[Posting]], capacity: Int) throws -> (MemoryPostingStore, [Int?]) {
+        var store = MemoryPostingStore()
+        var firstBlocks: [Int?] = []
+        var lastBlock = 0
+        var writer = PostingBlocks.Writer(capacity: capacity) { block, data, entry in
+            #expect(data.count <= capacity)
+            store.keep(block, data, entry)
+            lastBlock = block
+        }
+        for (list, postings) in lists.enumerated() {
+            // The block the list's first posting goes to: the one open now (or the next, when that one is full).
+            firstBlocks.append(postings.isEmpty ? nil : lastBlock + 1)
+            for posting in postings { try writer.add(posting, to: list) }
+        }
+        try writer.finish()
+        return (store, firstBlocks)
+    }
+
+    @Test(arguments: [32, 64, 200, 4_000])
+    func everyListReadsBackWholeAndSkipsLandWhereTheModelSays(capacity: Int) throws {
+        var random = SeededRandomGenerator(seed: UInt64(capacity))
+        let lists = Self.randomLists(&random, count: 60)
+        let (store, firstBlocks) = try Self.written(lists, capacity: capacity)
+        for (list, postings) in lists.enumerated() {
+            // A list is found from the block the one before it ended in, as a reader that knows only that would start.
+            let start = firstBlocks[..<list].compactMap { $0 }.last ?? 1
+            var cursor = try PostingCursor(list: list, firstBlock: firstBlocks[list] ?? start, store: store)
+            var read: [Posting] = []
+            while let posting = cursor.current {
+                read.append(posting)
+                try cursor.next()
+            }
+            #expect(read == postings, "list \(list)")
+            guard !postings.isEmpty else { continue }
+            // Skips: forward only, each to a random row, against the first posting at or past it.
+            var skipping = try PostingCursor(list: list, firstBlock: firstBlocks[list]!, store: store)
+            var target: Int64 = 0
+            for _ in 0..<30 {
+                target += Int64.random(in: 0...(postings.last!.row / 10 + 2), using: &random)
+                let expected = postings.first { $0.row >= target }
+                #expect(try skipping.advance(to: target) == expected, "list \(list) to \(target)")
+                if expected == nil { break }
+                if Bool.random(using: &random), let next = postings.first(where: { $0.row > expected!.row }) {
+                    #expect(try skipping.next() == next)
+                    target = next.row
+                }
+            }
+        }
+    }
+
+    @Test func aBlockIsItsFirstListThenRunsEndedByZero() throws {
+        var blocks: [[UInt8]] = []
+        var writer = PostingBlocks.Writer(capacity: 64) { _, data, _ in blocks.append(data) }
+        try writer.add(Posting(row: 3, fields: Posting.title), to: 2)
+        try writer.add(Posting(row: 5, fields: Posting.brand | Posting.title), to: 2)
+        try writer.add(Posting(row: 1, fields: Posting.productType), to: 4)
+        try writer.finish()
+        // list 2; run +0: 3<<3|1, 2<<3|3, end; run +2: 1<<3|4, end.
+        #expect(blocks == [[2, 0, 25, 19, 0, 2, 12, 0]])
+        #expect(VarInt.size(127) == 1 && VarInt.size(128) == 2 && VarInt.size(UInt64.max) == 10)
+        var bytes: [UInt8] = []
+        VarInt.append(UInt64.max, to: &bytes)
+        var offset = 0
+        #expect(bytes.withUnsafeBytes { VarInt.read($0, at: &offset) } == UInt64.max && offset == 10)
+    }
+}
+
+/// The term list against a naive model: random terms and starts read back from their stream,
+/// looked up, and ranged by their starts.
+@Suite struct TermListTests {
+    static let alphabet: [String] = ["a", "b", "é", "ß", "z", "0", "ж", "日"]
+
+    @Test func aTermListReadsBackAndAnswersAsAScanWould() throws {
+        var random = SeededRandomGenerator(seed: 44)
+        let terms = Set((0..<800).map { _ in (0..<Int.random(in: 1...7, using: &random)).map { _ in Self.alphabet.randomElement(using: &random)! }.joined() })
+            .map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        let starts = Set(terms.flatMap { TermList.starts(of: $0).map(Array.init) }).sorted { $0.lexicographicallyPrecedes($1) }
+        let names = terms + starts
+        let list = TermList(names: names, products: names.indices.map { $0 * 7 % 1_000 }, firstBlocks: names.indices.map { $0 / 3 + 1 },
+                            termCount: terms.count)
+        for capacity in [16, 100, 4_000] {
+            let read = try TermList(stream: list.encoded(blockCapacity: capacity).flatMap { $0 })
+            #expect(read.count == names.count && read.termCount == terms.count)
+            for index in names.indices {
+                #expect(read.withName(index) { Array($0) } == names[index])
+                #expect(read.products(index) == index * 7 % 1_000 && read.firstBlock(index) == index / 3 + 1)
+            }
+        }
+        for (index, term) in terms.enumerated() { #expect(list.list(ofTerm: term) == index) }
+        for (index, start) in starts.enumerated() { #expect(list.list(ofStart: start) == terms.count + index) }
+        #expect(list.list(ofTerm: Array("nope".utf8)) == nil && list.list(ofStart: Array("q".utf8)) == nil)
+        for probe in starts + [Array("zzz".utf8), [], Array("a".utf8) + [0xFF]] {
+            let expected = terms.indices.filter { terms[$0].starts(with: probe) }
+            #expect(Array(list.terms(startingWith: probe)) == expected, "\(String(decoding: probe, as: UTF8.self))")
+        }
+        // Starts are whole characters: é is two bytes, 日 three.
+        #expect(TermList.starts(of: Array("é日ab".utf8)).map { String(decoding: $0, as: UTF8.self) } == ["é", "é日", "é日a"])
+    }
+
+    @Test func blocksInSQLiteReadAsInMemory() throws {
+        var random = SeededRandomGenerator(seed: 45)
+        let lists = PostingBlocksTests.randomLists(&random, count: 40)
+        let directory = try TemporaryDirectory()
+        let connection = try Connection(path: directory.file("words.sqlite"))
+        let appender = try SQLitePostingStore.Appender(connection: connection)
+        var memory = MemoryPostingStore()
+        var firstBlocks: [Int] = []
+        var open = 1
+        var writer = PostingBlocks.Writer(capacity: 300) { block, data, entry in
+            try appender.append(block, data, entry)
+            memory.keep(block, data, entry)
+            open = block + 1
+        }
+        for (list, postings) in lists.enumerated() {
+            firstBlocks.append(open)
+            for posting in postings { try writer.add(posting, to: list) }
+        }
+        try writer.finish()
+        let store = try SQLitePostingStore(connection: connection)
+        for (list, postings) in lists.enumerated() where !postings.isEmpty {
+            var cursor = try PostingCursor(list: list, firstBlock: firstBlocks[list], store: store)
+            var read: [Posting] = []
+            while let posting = cursor.current {
+                read.append(posting)
+                try cursor.next()
+            }
+            #expect(read == postings)
+            for row in [postings[postings.count / 2].row, postings.last!.row + 1] {
+                #expect(try store.block(of: list, atOrBefore: row) == memory.block(of: list, atOrBefore: row))
+            }
+        }
+    }
+}
