@@ -112,19 +112,24 @@ func writeBlocks(_ lists: Lists) throws -> (TermList, encode: Duration, sqlite: 
     // Encoded first, in memory, so that SQLite's time is its own.
     var blocks: [(Int, [UInt8], PostingBlocks.Entry)] = []
     var firstBlocks: [Int] = []
-    var open = 1
+    var offsets: [Int] = []
     let encode = try clock.measure {
         var writer = PostingBlocks.Writer(capacity: SQLitePostingStore.blockCapacity(pageSize: options.pageSize)) { block, data, entry in
             blocks.append((block, data, entry))
-            open = block + 1
         }
         for (list, postings) in lists.postings.enumerated() {
-            firstBlocks.append(open)
-            for posting in postings { try writer.add(posting, to: list) }
+            for (index, posting) in postings.enumerated() {
+                try writer.add(posting, to: list)
+                if index == 0 {
+                    firstBlocks.append(writer.runStart.block)
+                    offsets.append(writer.runStart.offset)
+                }
+            }
         }
         try writer.finish()
     }
-    let terms = TermList(names: lists.names, products: lists.postings.map(\.count), firstBlocks: firstBlocks, termCount: lists.termCount)
+    let terms = TermList(names: lists.names, products: lists.postings.map(\.count), firstBlocks: firstBlocks, offsets: offsets,
+                         termCount: lists.termCount)
     let sqlite = try clock.measure {
         try connection.begin(.deferred)
         let appender = try SQLitePostingStore.Appender(connection: connection)
@@ -246,20 +251,53 @@ struct AllOf: RowStream {
     }
 }
 
-/// The rows in any of `parts`.
+/// The rows in any of `parts`: a heap of the parts by their current row, so that a word that
+/// stands for thousands of terms costs a logarithm of them a row.
 struct AnyOf: RowStream {
-    var parts: [any RowStream]
-    var current: Int64? { parts.compactMap(\.current).min() }
+    /// The parts not yet read to their end, as a min-heap by current row.
+    var heap: [any RowStream]
+    var current: Int64? { heap.first?.current }
 
-    init(_ parts: [any RowStream]) { self.parts = parts }
+    init(_ parts: [any RowStream]) throws {
+        heap = parts.filter { $0.current != nil }
+        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+    }
 
     mutating func next() throws {
         guard let now = current else { return }
-        for index in parts.indices where parts[index].current == now { try parts[index].next() }
+        while let top = heap.first?.current, top == now {
+            try heap[0].next()
+            fixTop()
+        }
     }
 
     mutating func advance(to row: Int64) throws {
-        for index in parts.indices { try parts[index].advance(to: row) }
+        while let top = heap.first?.current, top < row {
+            try heap[0].advance(to: row)
+            fixTop()
+        }
+    }
+
+    /// Restores the heap after its top moved: drops it when it ended, else sinks it.
+    private mutating func fixTop() {
+        if heap[0].current == nil {
+            heap.swapAt(0, heap.count - 1)
+            heap.removeLast()
+        }
+        if !heap.isEmpty { siftDown(0) }
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var index = start
+        while true {
+            let left = 2 * index + 1, right = left + 1
+            var smallest = index
+            if left < heap.count, heap[left].current! < heap[smallest].current! { smallest = left }
+            if right < heap.count, heap[right].current! < heap[smallest].current! { smallest = right }
+            if smallest == index { return }
+            heap.swapAt(index, smallest)
+            index = smallest
+        }
     }
 }
 
@@ -343,7 +381,7 @@ struct ExpressionReader {
         var left = try conjunction(fields: fields)
         while position < tokens.count, tokens[position] == "OR" {
             position += 1
-            left = AnyOf([left, try conjunction(fields: fields)])
+            left = try AnyOf([left, try conjunction(fields: fields)])
         }
         return left
     }
@@ -379,14 +417,14 @@ struct ExpressionReader {
         let word = Array(token.dropFirst().utf8)
         if token.hasPrefix("T") {
             guard let list = terms.list(ofTerm: word) else { return Empty() }
-            return try ListStream(PostingCursor(list: list, firstBlock: terms.firstBlock(list), store: store), fields: fields)
+            return try ListStream(terms.cursor(list, store: store), fields: fields)
         }
         if TermList.starts(of: word).last?.count == word.count, word.count > 0,
            String(decoding: word, as: UTF8.self).count <= TermList.maxPrefixLength, let list = terms.list(ofStart: word) {
-            return try ListStream(PostingCursor(list: list, firstBlock: terms.firstBlock(list), store: store), fields: fields)
+            return try ListStream(terms.cursor(list, store: store), fields: fields)
         }
         let range = terms.terms(startingWith: word)
-        return AnyOf(try range.map { try ListStream(PostingCursor(list: $0, firstBlock: terms.firstBlock($0), store: store), fields: fields) })
+        return try AnyOf(range.map { try ListStream(terms.cursor($0, store: store), fields: fields) })
     }
 }
 

@@ -40,6 +40,9 @@
         private var run: (list: Int, row: Int64)?
         /// The list of the block's last run, for the next run's delta.
         private var lastListInBlock = 0
+        /// Where the last run began: its block and the offset of its list's delta there. A list's
+        /// first run is where a reader starts (see ``TermList``).
+        public private(set) var runStart = (block: 0, offset: 0)
         private let emit: (_ block: Int, _ data: [UInt8], _ entry: Entry) throws -> Void
 
         /// A writer of blocks of at most `capacity` bytes (at least 32).
@@ -70,12 +73,14 @@
                 VarInt.append(UInt64(list), to: &bytes)
                 first = (list, posting.row)
                 lastListInBlock = list
+                runStart = (block + 1, bytes.count)
                 VarInt.append(0, to: &bytes)
                 VarInt.append(value, to: &bytes)
             } else if continuing {
                 VarInt.append(value, to: &bytes)
             } else {
                 bytes.append(0)
+                runStart = (block + 1, bytes.count)
                 VarInt.append(UInt64(list - lastListInBlock), to: &bytes)
                 lastListInBlock = list
                 VarInt.append(value, to: &bytes)
@@ -119,6 +124,39 @@
                 guard try body(list, Posting(row: row, fields: UInt8(value & 7))) else { return }
             }
         }
+    }
+
+    /// The list of a block's first run.
+    @inline(__always)
+    public static func firstList(of data: UnsafeRawBufferPointer) throws -> Int {
+        var position = 0
+        guard let first = VarInt.read(data, at: &position) else { throw CorruptBlock() }
+        return Int(first)
+    }
+
+    /// Appends to `postings` the run whose list's delta is at `offset` of a block's bytes (nil:
+    /// the block's first run), and returns whether that run ends the block, so that its list may
+    /// go on in the next one.
+    @inline(__always)
+    public static func run(in data: UnsafeRawBufferPointer, at offset: Int?, into postings: inout [Posting]) throws -> Bool {
+        var position = 0
+        if let offset {
+            position = offset
+        } else {
+            guard VarInt.read(data, at: &position) != nil else { throw CorruptBlock() }
+        }
+        guard VarInt.read(data, at: &position) != nil else { throw CorruptBlock() }
+        var row: Int64 = 0
+        var isFirst = true
+        while true {
+            guard let value = VarInt.read(data, at: &position) else { throw CorruptBlock() }
+            if value == 0 { break }
+            let gap = Int64(value >> Posting.fieldBits)
+            row = isFirst ? gap : row + gap
+            isFirst = false
+            postings.append(Posting(row: row, fields: UInt8(value & 7)))
+        }
+        return position == data.count
     }
 
     /// Bytes that do not decode as a block: a damaged or foreign catalog file.

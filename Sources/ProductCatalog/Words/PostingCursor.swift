@@ -7,7 +7,8 @@
     func block(of list: Int, atOrBefore row: Int64) throws -> Int?
 }
 
-/// Reads one list of a word index in row order, block by block, and skips ahead by the directory.
+/// Reads one list of a word index in row order, run by run (its postings in one block), and skips
+/// ahead by the directory. Only the list's own runs are decoded.
 @_spi(WordIndex) public struct PostingCursor {
     public let list: Int
     private let store: any PostingStore
@@ -15,16 +16,17 @@
     private var block: Int
     private var postings: [Posting] = []
     private var index = 0
-    /// True once no posting of the list can follow the block's: a later list came, or no block did.
+    /// True once no posting of the list can follow the block's: its run ended before the block did,
+    /// or the next block began with another list, or there was none.
     private var ended = false
 
-    /// A cursor on `list`, which starts in block `firstBlock` or, when that one ends before it, the next.
-    public init(list: Int, firstBlock: Int, store: any PostingStore) throws {
+    /// A cursor on `list`, whose first run starts at `offset` of block `firstBlock` (see ``TermList``).
+    public init(list: Int, firstBlock: Int, offset: Int, store: any PostingStore) throws {
         self.list = list
         self.store = store
         block = firstBlock
-        try load(firstBlock)
-        while postings.isEmpty, !ended { try loadNext() }
+        try load(firstBlock, at: offset)
+        if postings.isEmpty { ended = true }
     }
 
     /// The posting the cursor is on; nil once the list is read.
@@ -37,7 +39,7 @@
     public mutating func next() throws -> Posting? {
         guard index < postings.count else { return nil }
         index += 1
-        while index == postings.count, !ended { try loadNext() }
+        if index == postings.count, !ended { try loadNext() }
         return current
     }
 
@@ -57,7 +59,7 @@
         }
         // Past this block: the directory names the block that holds `row`, when one starts within the list before it.
         if let target = try store.block(of: list, atOrBefore: row), target > block + 1 { block = target - 1 }
-        repeat { try loadNext() } while postings.isEmpty && !ended
+        try loadNext()
         guard !postings.isEmpty else { return nil }
         index = firstIndex(from: 0, atLeast: row)
         if index == postings.count {
@@ -78,32 +80,27 @@
         return low
     }
 
+    /// Decodes the next block's first run, when it goes on with this list.
     private mutating func loadNext() throws {
         block += 1
-        try load(block)
+        try load(block, at: nil)
     }
 
-    /// Decodes block `number`'s postings of this list.
-    private mutating func load(_ number: Int) throws {
+    /// Decodes this list's run of block `number`: the one at `offset`, or the block's first when
+    /// that is this list's (else the list is over).
+    private mutating func load(_ number: Int, at offset: Int?) throws {
         postings.removeAll(keepingCapacity: true)
         index = 0
-        var reachedLater = false
         let wanted = list
         var decoded: [Posting] = []
         swap(&decoded, &postings)
+        var endsBlock = false
         let found = try store.withBlock(number) { data in
-            try PostingBlocks.forEach(in: data) { list, posting in
-                if list < wanted { return true }
-                if list > wanted {
-                    reachedLater = true
-                    return false
-                }
-                decoded.append(posting)
-                return true
-            }
+            guard try offset != nil || PostingBlocks.firstList(of: data) == wanted else { return }
+            endsBlock = try PostingBlocks.run(in: data, at: offset, into: &decoded)
         }
         swap(&decoded, &postings)
-        ended = !found || reachedLater
+        ended = !found || !endsBlock || postings.isEmpty
     }
 }
 

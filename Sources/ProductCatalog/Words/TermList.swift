@@ -3,12 +3,12 @@
 ///
 /// Lists are numbered in this order: every term (a folded word), byte by byte; then every start
 /// of one to ``maxPrefixLength`` characters that some term has, byte by byte. Each has the number
-/// of products holding it and the block its postings start in. Stored as one stream of entries,
-/// cut into blocks (`word_list_terms`, one row a block):
+/// of products holding it and where its postings start: a block, and the offset of its first run
+/// there. Stored as one stream of entries, cut into blocks (`word_list_terms`, one row a block):
 ///
 /// ```
 /// varint(terms) then per list: varint(bytes shared with the entry before) varint(rest's length) rest
-///                              varint(products) varint(first block − the entry before's)
+///                              varint(products) varint(first block − the entry before's) varint(offset)
 /// ```
 /// The starts follow the terms in the stream; the first start shares nothing with the last term.
 @_spi(WordIndex) public final class TermList: @unchecked Sendable {
@@ -21,35 +21,37 @@
     /// Every name's bytes, one after another: the terms', then the starts'.
     private let bytes: [UInt8]
     /// Where each name starts in ``bytes``, and one past the last.
-    private let offsets: [Int32]
+    private let nameOffsets: [Int32]
     /// Products holding each list's name.
     private let products: [Int32]
-    /// The block each list starts in.
+    /// The block each list starts in, and the offset of its first run there.
     private let firstBlocks: [Int32]
+    private let runOffsets: [UInt16]
     /// How many of the lists are terms; the rest are starts.
     public let termCount: Int
 
     /// The lists, their names in `names` (terms sorted byte by byte, then starts sorted so too).
-    public init(names: [[UInt8]], products: [Int], firstBlocks: [Int], termCount: Int) {
+    public init(names: [[UInt8]], products: [Int], firstBlocks: [Int], offsets: [Int], termCount: Int) {
         var bytes: [UInt8] = []
-        var offsets: [Int32] = [0]
+        var nameOffsets: [Int32] = [0]
         for name in names {
             bytes += name
-            offsets.append(Int32(bytes.count))
+            nameOffsets.append(Int32(bytes.count))
         }
         self.bytes = bytes
-        self.offsets = offsets
+        self.nameOffsets = nameOffsets
         self.products = products.map { Int32(clamping: $0) }
         self.firstBlocks = firstBlocks.map { Int32($0) }
+        runOffsets = offsets.map { UInt16($0) }
         self.termCount = termCount
     }
 
     /// How many lists there are.
-    public var count: Int { offsets.count - 1 }
+    public var count: Int { nameOffsets.count - 1 }
 
     /// The name of list `list`.
     public func withName<Result>(_ list: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[Int(offsets[list])..<Int(offsets[list + 1])])) }
+        try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[Int(nameOffsets[list])..<Int(nameOffsets[list + 1])])) }
     }
 
     public func name(_ list: Int) -> String {
@@ -61,6 +63,14 @@
 
     /// The block list `list` starts in.
     public func firstBlock(_ list: Int) -> Int { Int(firstBlocks[list]) }
+
+    /// The offset of list `list`'s first run in ``firstBlock(_:)``.
+    public func firstOffset(_ list: Int) -> Int { Int(runOffsets[list]) }
+
+    /// A cursor on list `list` over `store`.
+    public func cursor(_ list: Int, store: any PostingStore) throws -> PostingCursor {
+        try PostingCursor(list: list, firstBlock: firstBlock(list), offset: firstOffset(list), store: store)
+    }
 
     /// The list of the term `term`; nil when no product has it.
     public func list(ofTerm term: some Collection<UInt8>) -> Int? {
@@ -136,6 +146,7 @@
             }
             VarInt.append(UInt64(products[list]), to: &stream)
             VarInt.append(UInt64(Int(firstBlocks[list]) - previousBlock), to: &stream)
+            VarInt.append(UInt64(runOffsets[list]), to: &stream)
             previousBlock = Int(firstBlocks[list])
         }
         return stride(from: 0, to: max(stream.count, 1), by: capacity).map { Array(stream[$0..<min($0 + capacity, stream.count)]) }
@@ -146,6 +157,7 @@
         var names: [[UInt8]] = []
         var products: [Int] = []
         var firstBlocks: [Int] = []
+        var offsets: [Int] = []
         let termCount: Int = try stream.withUnsafeBytes { data in
             var offset = 0
             guard let terms = VarInt.read(data, at: &offset) else { throw PostingBlocks.CorruptBlock() }
@@ -156,8 +168,10 @@
                       shared <= previous.count, offset + length <= data.count else { throw PostingBlocks.CorruptBlock() }
                 let name = Array(previous[..<shared]) + Array(data[offset..<offset + length])
                 offset += length
-                guard let count = VarInt.read(data, at: &offset), let gap = VarInt.read(data, at: &offset) else { throw PostingBlocks.CorruptBlock() }
+                guard let count = VarInt.read(data, at: &offset), let gap = VarInt.read(data, at: &offset),
+                      let start = VarInt.read(data, at: &offset) else { throw PostingBlocks.CorruptBlock() }
                 block += Int(gap)
+                offsets.append(Int(start))
                 names.append(name)
                 products.append(Int(count))
                 firstBlocks.append(block)
@@ -165,7 +179,7 @@
             }
             return Int(terms)
         }
-        self.init(names: names, products: products, firstBlocks: firstBlocks, termCount: termCount)
+        self.init(names: names, products: products, firstBlocks: firstBlocks, offsets: offsets, termCount: termCount)
     }
 
     /// Writes the list into its table on `connection`, replacing what it held.

@@ -16,43 +16,41 @@ import Testing
         }
     }
 
-    /// `lists` written into blocks of `capacity` bytes, with the block each list starts in (nil for an empty one).
-    static func written(_ lists: [[Posting]], capacity: Int) throws -> (MemoryPostingStore, [Int?]) {
+    /// `lists` written into blocks of `capacity` bytes, with where each list's first run starts (nil for an empty one).
+    static func written(_ lists: [[Posting]], capacity: Int) throws -> (MemoryPostingStore, [(block: Int, offset: Int)?]) {
         var store = MemoryPostingStore()
-        var firstBlocks: [Int?] = []
-        var lastBlock = 0
+        var starts: [(block: Int, offset: Int)?] = []
         var writer = PostingBlocks.Writer(capacity: capacity) { block, data, entry in
             #expect(data.count <= capacity)
             store.keep(block, data, entry)
-            lastBlock = block
         }
         for (list, postings) in lists.enumerated() {
-            // The block the list's first posting goes to: the one open now (or the next, when that one is full).
-            firstBlocks.append(postings.isEmpty ? nil : lastBlock + 1)
-            for posting in postings { try writer.add(posting, to: list) }
+            for (index, posting) in postings.enumerated() {
+                try writer.add(posting, to: list)
+                if index == 0 { starts.append(writer.runStart) }
+            }
+            if postings.isEmpty { starts.append(nil) }
         }
         try writer.finish()
-        return (store, firstBlocks)
+        return (store, starts)
     }
 
     @Test(arguments: [32, 64, 200, 4_000])
     func everyListReadsBackWholeAndSkipsLandWhereTheModelSays(capacity: Int) throws {
         var random = SeededRandomGenerator(seed: UInt64(capacity))
         let lists = Self.randomLists(&random, count: 60)
-        let (store, firstBlocks) = try Self.written(lists, capacity: capacity)
+        let (store, starts) = try Self.written(lists, capacity: capacity)
         for (list, postings) in lists.enumerated() {
-            // A list is found from the block the one before it ended in, as a reader that knows only that would start.
-            let start = firstBlocks[..<list].compactMap { $0 }.last ?? 1
-            var cursor = try PostingCursor(list: list, firstBlock: firstBlocks[list] ?? start, store: store)
+            guard let start = starts[list] else { continue }
+            var cursor = try PostingCursor(list: list, firstBlock: start.block, offset: start.offset, store: store)
             var read: [Posting] = []
             while let posting = cursor.current {
                 read.append(posting)
                 try cursor.next()
             }
             #expect(read == postings, "list \(list)")
-            guard !postings.isEmpty else { continue }
             // Skips: forward only, each to a random row, against the first posting at or past it.
-            var skipping = try PostingCursor(list: list, firstBlock: firstBlocks[list]!, store: store)
+            var skipping = try PostingCursor(list: list, firstBlock: start.block, offset: start.offset, store: store)
             var target: Int64 = 0
             for _ in 0..<30 {
                 target += Int64.random(in: 0...(postings.last!.row / 10 + 2), using: &random)
@@ -96,13 +94,13 @@ import Testing
         let starts = Set(terms.flatMap { TermList.starts(of: $0).map(Array.init) }).sorted { $0.lexicographicallyPrecedes($1) }
         let names = terms + starts
         let list = TermList(names: names, products: names.indices.map { $0 * 7 % 1_000 }, firstBlocks: names.indices.map { $0 / 3 + 1 },
-                            termCount: terms.count)
+                            offsets: names.indices.map { $0 % 4_000 }, termCount: terms.count)
         for capacity in [16, 100, 4_000] {
             let read = try TermList(stream: list.encoded(blockCapacity: capacity).flatMap { $0 })
             #expect(read.count == names.count && read.termCount == terms.count)
             for index in names.indices {
                 #expect(read.withName(index) { Array($0) } == names[index])
-                #expect(read.products(index) == index * 7 % 1_000 && read.firstBlock(index) == index / 3 + 1)
+                #expect(read.products(index) == index * 7 % 1_000 && read.firstBlock(index) == index / 3 + 1 && read.firstOffset(index) == index % 4_000)
             }
         }
         for (index, term) in terms.enumerated() { #expect(list.list(ofTerm: term) == index) }
@@ -123,27 +121,28 @@ import Testing
         let connection = try Connection(path: directory.file("words.sqlite"))
         let appender = try SQLitePostingStore.Appender(connection: connection)
         var memory = MemoryPostingStore()
-        var firstBlocks: [Int] = []
-        var open = 1
+        var starts: [(block: Int, offset: Int)] = []
         var writer = PostingBlocks.Writer(capacity: 300) { block, data, entry in
             try appender.append(block, data, entry)
             memory.keep(block, data, entry)
-            open = block + 1
         }
         for (list, postings) in lists.enumerated() {
-            firstBlocks.append(open)
-            for posting in postings { try writer.add(posting, to: list) }
+            for (index, posting) in postings.enumerated() {
+                try writer.add(posting, to: list)
+                if index == 0 { starts.append(writer.runStart) }
+            }
+            if postings.isEmpty { starts.append((0, 0)) }
         }
         try writer.finish()
         let store = try SQLitePostingStore(connection: connection)
         for (list, postings) in lists.enumerated() where !postings.isEmpty {
-            var cursor = try PostingCursor(list: list, firstBlock: firstBlocks[list], store: store)
+            var cursor = try PostingCursor(list: list, firstBlock: starts[list].block, offset: starts[list].offset, store: store)
             var read: [Posting] = []
             while let posting = cursor.current {
                 read.append(posting)
                 try cursor.next()
             }
-            #expect(read == postings)
+            #expect(read == postings, "list \(list)")
             for row in [postings[postings.count / 2].row, postings.last!.row + 1] {
                 #expect(try store.block(of: list, atOrBefore: row) == memory.block(of: list, atOrBefore: row))
             }
