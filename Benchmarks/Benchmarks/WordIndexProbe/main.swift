@@ -17,6 +17,8 @@ struct Options {
     var queries: [String] = []
     var runs = 21
     var pageSize = 4096
+    var show = false
+    var reuse = false
 
     init(_ arguments: [String]) throws {
         var rest = arguments.dropFirst()
@@ -29,6 +31,8 @@ struct Options {
                 queries += text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
             case "--runs": runs = Int(rest.popFirst() ?? "") ?? runs
             case "--page-size": pageSize = Int(rest.popFirst() ?? "") ?? pageSize
+            case "--show": show = true
+            case "--reuse": reuse = true
             default: catalog = argument
             }
         }
@@ -143,48 +147,41 @@ func writeBlocks(_ lists: Lists) throws -> (TermList, encode: Duration, sqlite: 
 // MARK: - The token stream, as an import's second thread would see it
 
 /// Builds every list from the products' title, brand and type in word-row order, as an import's
-/// index thread would (tokenize, collect per term, sort each term's postings by row, encode).
-func buildFromTokens() throws -> (Duration, postings: Int, lists: Int, bytes: Int) {
+/// index thread would (``PostingsBuilder``: tokenize, intern, collect, sort by counting, encode).
+func buildFromTokens() throws -> (Duration, postings: Int, lists: Int, bytes: Int, memory: Int) {
     let connection = try Connection(path: options.catalog, mode: .readOnly)
-    let folder = try WordFolder()
     let statement = try connection.prepare("""
         SELECT w.wordRow, p.title, p.brand, p.productType FROM word_products w JOIN products p ON p.productId = w.productId ORDER BY w.productId
         """)
     // Read before the clock starts: the import hands these bytes over anyway.
-    var rows: [(Int64, [String?])] = []
-    while try statement.step() { rows.append((statement.int64(at: 0), (1...3).map { statement.text(at: Int32($0)) })) }
-    var postings = 0, listCount = 0, bytes = 0
-    let elapsed = try clock.measure {
-        var terms: [[UInt8]: [Posting]] = [:]
-        var starts: [[UInt8]: [Posting]] = [:]
-        for (row, fields) in rows {
-            var seen: [[UInt8]: UInt8] = [:]
-            for (index, field) in fields.enumerated() {
-                guard var text = field else { continue }
-                try text.withUTF8 { utf8 in
-                    try folder.forEachWord(in: UnsafeRawBufferPointer(utf8)) { word in seen[Array(word), default: 0] |= Posting.field(index) }
-                }
-            }
-            var startFields: [ArraySlice<UInt8>: UInt8] = [:]
-            for (term, bits) in seen {
-                terms[term, default: []].append(Posting(row: row, fields: bits))
-                for start in TermList.starts(of: term) { startFields[start, default: 0] |= bits }
-            }
-            for (start, bits) in startFields { starts[Array(start), default: []].append(Posting(row: row, fields: bits)) }
-        }
-        var writer = PostingBlocks.Writer(capacity: SQLitePostingStore.blockCapacity(pageSize: options.pageSize)) { _, data, _ in bytes += data.count }
-        var list = 0
-        for table in [terms, starts] {
-            for (_, entries) in table.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-                for posting in entries.sorted(by: { $0.row < $1.row }) { try writer.add(posting, to: list) }
-                postings += entries.count
-                list += 1
-            }
-        }
-        try writer.finish()
-        listCount = list
+    var rows: [(Int64, [[UInt8]?])] = []
+    while try statement.step() {
+        rows.append((statement.int64(at: 0), (1...3).map { column in statement.isNull(at: Int32(column)) ? nil : statement.withBytes(at: Int32(column)) { Array($0) } }))
     }
-    return (elapsed, postings, listCount, bytes)
+    var postings = 0, listCount = 0, bytes = 0, memory = 0
+    let elapsed = try clock.measure {
+        var builder = try PostingsBuilder()
+        for (row, fields) in rows {
+            try withFields(fields) { try builder.add(row: row, fields: $0) }
+        }
+        postings = builder.postings
+        memory = builder.memory
+        var writer = PostingBlocks.Writer(capacity: SQLitePostingStore.blockCapacity(pageSize: options.pageSize)) { _, data, _ in bytes += data.count }
+        let terms = try builder.write(to: &writer)
+        try writer.finish()
+        listCount = terms.count
+    }
+    return (elapsed, postings, listCount, bytes, memory)
+}
+
+/// Calls `body` with raw views of `fields`.
+func withFields(_ fields: [[UInt8]?], _ body: ([UnsafeRawBufferPointer?]) throws -> Void) rethrows {
+    func step(_ index: Int, _ views: [UnsafeRawBufferPointer?]) throws {
+        guard index < fields.count else { return try body(views) }
+        guard let field = fields[index] else { return try step(index + 1, views + [nil]) }
+        try field.withUnsafeBytes { try step(index + 1, views + [$0]) }
+    }
+    try step(0, [])
 }
 
 // MARK: - Reading a candidate expression from the blocks
@@ -326,6 +323,49 @@ struct Without: RowStream {
     mutating func advance(to row: Int64) throws { try kept.advance(to: row); try settle() }
 }
 
+/// Rows decoded into memory, sorted: a word's alternatives (its near terms, the terms it starts)
+/// merged once, when they hold few postings, so that the search steps through one array.
+struct ArrayStream: RowStream {
+    var rows: [Int64]
+    var index = 0
+    var current: Int64? { index < rows.count ? rows[index] : nil }
+
+    /// The union of `streams`' rows, read whole.
+    init(union streams: [ListStream]) throws {
+        var rows: [Int64] = []
+        for var stream in streams {
+            while let row = stream.current {
+                rows.append(row)
+                try stream.next()
+            }
+        }
+        rows.sort()
+        var unique: [Int64] = []
+        unique.reserveCapacity(rows.count)
+        for row in rows where unique.last != row { unique.append(row) }
+        self.rows = unique
+    }
+
+    mutating func next() throws { index += 1 }
+
+    mutating func advance(to row: Int64) throws {
+        guard let now = current, now < row else { return }
+        // Gallop, then halve: skips are short while the other words are dense, long when sparse.
+        var step = 1
+        var low = index
+        while low + step < rows.count, rows[low + step] < row {
+            low += step
+            step *= 2
+        }
+        var high = min(low + step, rows.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if rows[middle] < row { low = middle + 1 } else { high = middle }
+        }
+        index = low
+    }
+}
+
 /// Every row.
 struct Empty: RowStream {
     var current: Int64? { nil }
@@ -378,12 +418,17 @@ struct ExpressionReader {
     }
 
     mutating func expression(fields: UInt8 = 7) throws -> any RowStream {
-        var left = try conjunction(fields: fields)
+        // `a OR b OR c` as one union of three, not a chain of unions of two; lists alone holding
+        // few postings in all are merged into one array.
+        var alternatives = [try conjunction(fields: fields)]
         while position < tokens.count, tokens[position] == "OR" {
             position += 1
-            left = try AnyOf([left, try conjunction(fields: fields)])
+            alternatives.append(try conjunction(fields: fields))
         }
-        return left
+        if alternatives.count > 1, let lists = alternatives as? [ListStream], lists.reduce(0, { $0 + terms.products($1.cursor.list) }) <= 200_000 {
+            return try ArrayStream(union: lists)
+        }
+        return alternatives.count == 1 ? alternatives[0] : try AnyOf(alternatives)
     }
 
     mutating func conjunction(fields: UInt8) throws -> any RowStream {
@@ -424,7 +469,9 @@ struct ExpressionReader {
             return try ListStream(terms.cursor(list, store: store), fields: fields)
         }
         let range = terms.terms(startingWith: word)
-        return try AnyOf(range.map { try ListStream(terms.cursor($0, store: store), fields: fields) })
+        let lists = try range.map { try ListStream(terms.cursor($0, store: store), fields: fields) }
+        if range.reduce(0, { $0 + terms.products($1) }) <= 200_000 { return try ArrayStream(union: lists) }
+        return try AnyOf(lists)
     }
 }
 
@@ -441,6 +488,8 @@ func count(_ stream: inout any RowStream, limit: Int) throws -> Int {
 // MARK: - The run
 
 print("catalog \(options.catalog), blocks of \(SQLitePostingStore.blockCapacity(pageSize: options.pageSize)) bytes")
+// With --reuse, the blocks written by an earlier run, for timing the reads alone.
+if !options.reuse {
 var lists = Lists()
 let readTime = try clock.measure { lists = try readFTS5Postings() }
 let termPostings = lists.postings.reduce(0) { $0 + $1.count }
@@ -448,14 +497,15 @@ let startTime = clock.measure { addStartLists(&lists) }
 let allPostings = lists.postings.reduce(0) { $0 + $1.count }
 print(String(format: "FTS5's postings read: %d terms, %d postings in %.0f ms; starts of 1-3 characters: %d lists, %d postings in all (%.0f ms)",
              lists.termCount, termPostings, ms(readTime), lists.names.count - lists.termCount, allPostings, ms(startTime)))
-let (terms, encodeTime, sqliteTime, blockCount, blockBytes) = try writeBlocks(lists)
+let (_, encodeTime, sqliteTime, blockCount, blockBytes) = try writeBlocks(lists)
 lists = Lists()
 let fileBytes = (try? FileManager.default.attributesOfItem(atPath: options.out)[.size] as? Int) ?? 0
 print(String(format: "blocks written: %d blocks, %.1f MB of postings, file %.1f MB; encoding %.0f ms, SQLite %.0f ms (rows, page writes, term list)",
              blockCount, Double(blockBytes) / 1e6, Double(fileBytes) / 1e6, ms(encodeTime), ms(sqliteTime)))
-let (tokenTime, tokenPostings, tokenLists, tokenBytes) = try buildFromTokens()
-print(String(format: "from the token stream (tokenize, collect, sort, encode; in memory): %.0f ms, %d postings in %d lists, %.1f MB encoded; peak RSS so far %d MB",
-             ms(tokenTime), tokenPostings, tokenLists, Double(tokenBytes) / 1e6, peakMB()))
+let (tokenTime, tokenPostings, tokenLists, tokenBytes, tokenMemory) = try buildFromTokens()
+print(String(format: "from the token stream (PostingsBuilder: tokenize, intern, collect, sort, encode; in memory): %.0f ms, %d postings in %d lists, %.1f MB encoded, the builder held %.0f MB; peak RSS so far %d MB",
+             ms(tokenTime), tokenPostings, tokenLists, Double(tokenBytes) / 1e6, Double(tokenMemory) / 1e6, peakMB()))
+}
 
 let search = try ProductSearch(databasePath: options.catalog)
 try search.loadTermList()
@@ -465,7 +515,8 @@ let ftsCount = try fts.prepare("SELECT count(*) FROM (SELECT rowid FROM words WH
 let blocksFile = try Connection(path: options.out, mode: .readOnly)
 _ = try blocksFile.scalarInt("PRAGMA mmap_size = \(1 << 30)")
 let store = try SQLitePostingStore(connection: blocksFile)
-let loadTime = try clock.measure { _ = try TermList(connection: blocksFile) }
+var terms: TermList!
+let loadTime = try clock.measure { terms = try TermList(connection: blocksFile) }
 print(String(format: "term list read from its blocks in %.1f ms", ms(loadTime)))
 print("")
 print("| query | candidates (up to 10,001) | FTS5 ms | blocks ms | ratio |")
@@ -490,10 +541,15 @@ for query in options.queries {
         }
     }
     let (blockTime, blockFound) = try median {
+        // One read transaction for the whole search, as FTS5's one statement has: a statement
+        // alone takes and drops SQLite's file lock (two fcntl calls) for every block.
+        try blocksFile.begin(.deferred)
+        defer { try? blocksFile.rollback() }
         var reader = ExpressionReader(expression, terms: terms, store: store)
         var stream = try reader.expression()
         return try count(&stream, limit: 10_001)
     }
+    if options.show { print("  expression (\(expression.count) characters): \(expression.prefix(400))") }
     let agree = ftsFound == blockFound ? "" : " (FTS5 \(ftsFound) ≠ blocks \(blockFound))"
     ratios.append(blockTime / max(ftsTime, 0.001))
     print(String(format: "| %@ | %d%@ | %.2f | %.2f | %.2f |", query, blockFound, agree, ftsTime, blockTime, blockTime / max(ftsTime, 0.001)))

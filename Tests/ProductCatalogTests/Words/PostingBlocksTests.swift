@@ -149,3 +149,67 @@ import Testing
         }
     }
 }
+
+/// The postings builder against a naive inverted index of the same products: every term's and
+/// every start's list, read back from the blocks, is the model's.
+@Suite struct PostingsBuilderTests {
+    @Test func everyListIsTheNaiveIndexs() throws {
+        var random = SeededRandomGenerator(seed: 46)
+        let words = ["Linen", "linen", "Lin", "shirt", "Shirts", "Café", "cafe", "ÉCRU", "Navy", "na", "blue", "x", "Ærø", "日本", "t-shirt"]
+        let folder = try WordFolder()
+        var builder = try PostingsBuilder()
+        var model: [String: [Int64: UInt8]] = [:]
+        var startModel: [String: [Int64: UInt8]] = [:]
+        var row: Int64 = 0
+        for _ in 0..<400 {
+            // Rows in place order within a class; classes interleave, as an import's do.
+            row += Int64.random(in: 1...3, using: &random)
+            let wordRow = Int64.random(in: 1...4, using: &random) << 40 | row
+            let fields: [String?] = (0..<3).map { _ in
+                Bool.random(using: &random) ? nil : (0..<Int.random(in: 1...4, using: &random)).map { _ in words.randomElement(using: &random)! }.joined(separator: " ")
+            }
+            for (index, field) in fields.enumerated() {
+                for term in try field.map(folder.words) ?? [] {
+                    model[term, default: [:]][wordRow, default: 0] |= Posting.field(index)
+                    for start in TermList.starts(of: Array(term.utf8)) {
+                        startModel[String(decoding: start, as: UTF8.self), default: [:]][wordRow, default: 0] |= Posting.field(index)
+                    }
+                }
+            }
+            var utf8 = fields.map { $0.map { Array($0.utf8) } }
+            try withViews(&utf8) { try builder.add(row: wordRow, fields: $0) }
+        }
+        var store = MemoryPostingStore()
+        var writer = PostingBlocks.Writer(capacity: 120) { store.keep($0, $1, $2) }
+        let terms = try builder.write(to: &writer)
+        try writer.finish()
+        #expect(terms.termCount == model.count && terms.count == model.count + startModel.count)
+        func read(_ list: Int) throws -> [Posting] {
+            var cursor = try terms.cursor(list, store: store)
+            var postings: [Posting] = []
+            while let posting = cursor.current { postings.append(posting); try cursor.next() }
+            return postings
+        }
+        func expected(_ rows: [Int64: UInt8]) -> [Posting] { rows.sorted { $0.key < $1.key }.map { Posting(row: $0.key, fields: $0.value) } }
+        for (term, rows) in model {
+            let list = try #require(terms.list(ofTerm: Array(term.utf8)), "\(term)")
+            #expect(try read(list) == expected(rows), "\(term)")
+            #expect(terms.products(list) == rows.count)
+        }
+        for (start, rows) in startModel {
+            let list = try #require(terms.list(ofStart: Array(start.utf8)), "\(start)")
+            #expect(try read(list) == expected(rows), "\(start)")
+        }
+    }
+
+    /// Calls `body` with raw views of `fields`.
+    private func withViews(_ fields: inout [[UInt8]?], _ body: ([UnsafeRawBufferPointer?]) throws -> Void) rethrows {
+        var views: [UnsafeRawBufferPointer?] = []
+        func step(_ index: Int) throws {
+            guard index < fields.count else { return try body(views) }
+            guard fields[index] != nil else { views.append(nil); try step(index + 1); return }
+            try fields[index]!.withUnsafeBytes { views.append($0); try step(index + 1) }
+        }
+        try step(0)
+    }
+}

@@ -1,0 +1,119 @@
+/// Builds a word index's lists in memory from products' words: each product's title, brand and
+/// type folded into terms, each term and each start of one to three characters of one given the
+/// product's posting, then every list sorted and written in the term list's order.
+///
+/// Terms are interned (``TermTable``) and postings appended as (list, row and fields) pairs in two
+/// flat arrays, so a word costs a hash and a compare, not an allocation. ``write(to:)`` sorts them by
+/// counting (a list's postings come out together, in the order they came) and then each list by
+/// row (products come in place order, but their title classes interleave).
+@_spi(WordIndex) public struct PostingsBuilder {
+    private var terms = TermTable()
+    private var starts = TermTable()
+    /// For each term, the numbers of its starts (up to three; -1 past its length).
+    private var termStarts: [Int32] = []
+    /// Postings of terms and of starts: the list's number, and the row and fields packed (`row << 3 | fields`).
+    private var termLists: [Int32] = []
+    private var termValues: [UInt64] = []
+    private var startLists: [Int32] = []
+    private var startValues: [UInt64] = []
+    /// The product being added: its terms and starts, with the fields each is in.
+    private var productTerms: [(number: Int32, fields: UInt8)] = []
+    private var productStarts: [(number: Int32, fields: UInt8)] = []
+    private let tokenizer: WordTokenizer
+
+    public init() throws {
+        tokenizer = try WordTokenizer(connection: Connection(path: ":memory:"))
+    }
+
+    /// Postings added so far.
+    public var postings: Int { termValues.count + startValues.count }
+
+    /// About the memory the builder holds, in bytes.
+    public var memory: Int { terms.memory + starts.memory + termStarts.count * 4 + postings * 12 }
+
+    /// Adds the product at `row` whose title, brand and type (UTF-8, nil when missing) are `fields`.
+    public mutating func add(row: Int64, fields: [UnsafeRawBufferPointer?]) throws {
+        productTerms.removeAll(keepingCapacity: true)
+        productStarts.removeAll(keepingCapacity: true)
+        for (index, text) in fields.enumerated() {
+            guard let text else { continue }
+            let bit = Posting.field(index)
+            try tokenizer.forEachToken(in: text) { token in
+                let (number, isNew) = terms.intern(token)
+                if isNew { internStarts(of: token) }
+                if let seen = productTerms.firstIndex(where: { $0.number == Int32(number) }) {
+                    productTerms[seen].fields |= bit
+                } else {
+                    productTerms.append((Int32(number), bit))
+                }
+            }
+        }
+        for (number, bits) in productTerms {
+            termLists.append(number)
+            termValues.append(UInt64(row) << Posting.fieldBits | UInt64(bits))
+            for offset in 0..<TermList.maxPrefixLength {
+                let start = termStarts[Int(number) * TermList.maxPrefixLength + offset]
+                guard start >= 0 else { break }
+                if let seen = productStarts.firstIndex(where: { $0.number == start }) {
+                    productStarts[seen].fields |= bits
+                } else {
+                    productStarts.append((start, bits))
+                }
+            }
+        }
+        for (number, bits) in productStarts {
+            startLists.append(number)
+            startValues.append(UInt64(row) << Posting.fieldBits | UInt64(bits))
+        }
+    }
+
+    /// Interns the starts of a term seen for the first time and keeps their numbers with it.
+    private mutating func internStarts(of term: UnsafeRawBufferPointer) {
+        var end = 0
+        var found = 0
+        while end < term.count, found < TermList.maxPrefixLength {
+            end += 1
+            while end < term.count, term[end] & 0xC0 == 0x80 { end += 1 }
+            termStarts.append(Int32(starts.intern(UnsafeRawBufferPointer(rebasing: term[0..<end])).number))
+            found += 1
+        }
+        for _ in found..<TermList.maxPrefixLength { termStarts.append(-1) }
+    }
+
+    /// Writes every list, terms then starts, each in byte order and each in row order, into
+    /// `writer`; returns the term list that finds them.
+    public func write(to writer: inout PostingBlocks.Writer) throws -> TermList {
+        var names: [[UInt8]] = []
+        var products: [Int] = []
+        var firstBlocks: [Int] = []
+        var offsets: [Int] = []
+        for (table, lists, values) in [(terms, termLists, termValues), (starts, startLists, startValues)] {
+            // By counting: where each list's postings go, then each posting there, in the order it came.
+            var bounds = [Int](repeating: 0, count: table.count + 1)
+            for list in lists { bounds[Int(list) + 1] += 1 }
+            for index in 0..<table.count { bounds[index + 1] += bounds[index] }
+            var next = bounds
+            var sorted = [UInt64](repeating: 0, count: values.count)
+            for (list, value) in zip(lists, values) {
+                sorted[next[Int(list)]] = value
+                next[Int(list)] += 1
+            }
+            var list = names.count
+            for number in table.sortedNumbers() {
+                let range = bounds[number]..<bounds[number + 1]
+                sorted[range].sort()
+                for (index, value) in sorted[range].enumerated() {
+                    try writer.add(Posting(row: Int64(value >> Posting.fieldBits), fields: UInt8(value & 7)), to: list)
+                    if index == 0 {
+                        firstBlocks.append(writer.runStart.block)
+                        offsets.append(writer.runStart.offset)
+                    }
+                }
+                names.append(table.withTerm(number) { Array($0) })
+                products.append(range.count)
+                list += 1
+            }
+        }
+        return TermList(names: names, products: products, firstBlocks: firstBlocks, offsets: offsets, termCount: terms.count)
+    }
+}
