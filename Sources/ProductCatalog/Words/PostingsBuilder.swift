@@ -80,14 +80,10 @@
         for _ in found..<TermList.maxPrefixLength { termStarts.append(-1) }
     }
 
-    /// Writes every list, terms then starts, each in byte order and each in row order, into
-    /// `writer`; returns the term list that finds them.
-    public func write(to writer: inout PostingBlocks.Writer) throws -> TermList {
-        var names: [[UInt8]] = []
-        var products: [Int] = []
-        var firstBlocks: [Int] = []
-        var offsets: [Int] = []
-        for (table, lists, values) in [(terms, termLists, termValues), (starts, startLists, startValues)] {
+    /// Calls `body` with every list, terms then starts (`isStart`), each in byte order of its
+    /// name, with its postings packed (`row << 3 | fields`) in row order.
+    public func forEachList(_ body: (_ isStart: Bool, _ name: UnsafeBufferPointer<UInt8>, _ values: ArraySlice<UInt64>) throws -> Void) throws {
+        for (isStart, table, lists, values) in [(false, terms, termLists, termValues), (true, starts, startLists, startValues)] {
             // By counting: where each list's postings go, then each posting there, in the order it came.
             var bounds = [Int](repeating: 0, count: table.count + 1)
             for list in lists { bounds[Int(list) + 1] += 1 }
@@ -98,22 +94,20 @@
                 sorted[next[Int(list)]] = value
                 next[Int(list)] += 1
             }
-            var list = names.count
             for number in table.sortedNumbers() {
                 let range = bounds[number]..<bounds[number + 1]
                 sorted[range].sort()
-                for (index, value) in sorted[range].enumerated() {
-                    try writer.add(Posting(row: Int64(value >> Posting.fieldBits), fields: UInt8(value & 7)), to: list)
-                    if index == 0 {
-                        firstBlocks.append(writer.runStart.block)
-                        offsets.append(writer.runStart.offset)
-                    }
-                }
-                names.append(table.withTerm(number) { Array($0) })
-                products.append(range.count)
-                list += 1
+                try table.withTerm(number) { try body(isStart, $0, sorted[range]) }
             }
         }
-        return TermList(names: names, products: products, firstBlocks: firstBlocks, offsets: offsets, termCount: terms.count)
+    }
+
+    /// Writes every list (see ``forEachList(_:)``) into `writer`; returns the term list that finds them.
+    public func write(to writer: inout PostingBlocks.Writer) throws -> TermList {
+        var lists = TermList.Builder()
+        try forEachList { _, name, values in
+            try lists.add(name: name, values: values, to: &writer)
+        }
+        return lists.termList(termCount: terms.count)
     }
 }

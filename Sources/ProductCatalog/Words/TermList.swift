@@ -128,6 +128,38 @@
         return starts
     }
 
+    /// Collects a term list as its lists are written, in list order.
+    public struct Builder {
+        private var names: [[UInt8]] = []
+        private var products: [Int] = []
+        private var firstBlocks: [Int] = []
+        private var offsets: [Int] = []
+
+        public init() {}
+
+        /// Writes the list named `name` with the packed postings `values` (row order) as the next list.
+        public mutating func add(name: UnsafeBufferPointer<UInt8>, values: some Collection<UInt64>, to writer: inout PostingBlocks.Writer) throws {
+            let list = names.count
+            var first = true
+            for value in values {
+                try writer.add(Posting(row: Int64(value >> Posting.fieldBits), fields: UInt8(value & 7)), to: list)
+                if first {
+                    firstBlocks.append(writer.runStart.block)
+                    offsets.append(writer.runStart.offset)
+                    first = false
+                }
+            }
+            precondition(!first, "a list has a posting")
+            names.append(Array(name))
+            products.append(values.count)
+        }
+
+        /// The list of the names written, of which the first `termCount` are terms.
+        public func termList(termCount: Int) -> TermList {
+            TermList(names: names, products: products, firstBlocks: firstBlocks, offsets: offsets, termCount: termCount)
+        }
+    }
+
     // MARK: - Stored
 
     /// The list's entries as the stream of blocks of at most `capacity` bytes described above.

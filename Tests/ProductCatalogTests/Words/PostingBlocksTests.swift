@@ -177,7 +177,7 @@ import Testing
                 }
             }
             var utf8 = fields.map { $0.map { Array($0.utf8) } }
-            try withViews(&utf8) { try builder.add(row: wordRow, fields: $0) }
+            try Self.withViews(&utf8) { try builder.add(row: wordRow, fields: $0) }
         }
         var store = MemoryPostingStore()
         var writer = PostingBlocks.Writer(capacity: 120) { store.keep($0, $1, $2) }
@@ -203,7 +203,7 @@ import Testing
     }
 
     /// Calls `body` with raw views of `fields`.
-    private func withViews(_ fields: inout [[UInt8]?], _ body: ([UnsafeRawBufferPointer?]) throws -> Void) rethrows {
+    static func withViews(_ fields: inout [[UInt8]?], _ body: ([UnsafeRawBufferPointer?]) throws -> Void) rethrows {
         var views: [UnsafeRawBufferPointer?] = []
         func step(_ index: Int) throws {
             guard index < fields.count else { return try body(views) }
@@ -211,5 +211,86 @@ import Testing
             try fields[index]!.withUnsafeBytes { views.append($0); try step(index + 1) }
         }
         try step(0)
+    }
+}
+
+/// Segments spilled and merged against the same products built in one piece, and the place map
+/// against a sorted list of productIds.
+@Suite struct PostingSegmentTests {
+    /// Every list of `terms` over `store`, by name.
+    static func lists(_ terms: TermList, _ store: MemoryPostingStore) throws -> [String: [Posting]] {
+        var lists: [String: [Posting]] = [:]
+        for list in 0..<terms.count {
+            var cursor = try terms.cursor(list, store: store)
+            var postings: [Posting] = []
+            while let posting = cursor.current { postings.append(posting); try cursor.next() }
+            lists[(list < terms.termCount ? "t:" : "s:") + terms.name(list)] = postings
+        }
+        return lists
+    }
+
+    @Test(arguments: [1, 2, 5, 13]) func segmentsMergeIntoWhatOneBuildMakes(segmentCount: Int) throws {
+        var random = SeededRandomGenerator(seed: UInt64(segmentCount))
+        let words = ["linen", "lint", "li", "shirt", "shoe", "sh", "café", "ß", "日本", "z", "zebra", "zed"]
+        let products: [(row: Int64, fields: [String?])] = (1...300).map { place in
+            (Int64.random(in: 1...5, using: &random) << 40 | Int64(place), (0..<3).map { _ in
+                Bool.random(using: &random) ? nil : (0..<Int.random(in: 1...3, using: &random)).map { _ in words.randomElement(using: &random)! }.joined(separator: " ")
+            })
+        }
+        func add(_ product: (row: Int64, fields: [String?]), to builder: inout PostingsBuilder) throws {
+            var utf8 = product.fields.map { $0.map { Array($0.utf8) } }
+            try PostingsBuilderTests.withViews(&utf8) { try builder.add(row: product.row, fields: $0) }
+        }
+        var whole = try PostingsBuilder()
+        for product in products { try add(product, to: &whole) }
+        var wholeStore = MemoryPostingStore()
+        var wholeWriter = PostingBlocks.Writer(capacity: 200) { wholeStore.keep($0, $1, $2) }
+        let wholeTerms = try whole.write(to: &wholeWriter)
+        try wholeWriter.finish()
+
+        let directory = try TemporaryDirectory()
+        var segments: [PostingSegment] = []
+        let size = (products.count + segmentCount - 1) / segmentCount
+        for (number, start) in stride(from: 0, to: products.count, by: size).enumerated() {
+            var builder = try PostingsBuilder()
+            for product in products[start..<min(start + size, products.count)] { try add(product, to: &builder) }
+            segments.append(try PostingSegment(writing: builder, path: directory.file("segment\(number)")))
+        }
+        var store = MemoryPostingStore()
+        var writer = PostingBlocks.Writer(capacity: 200) { store.keep($0, $1, $2) }
+        let terms = try PostingSegment.merge(segments, into: &writer)
+        try writer.finish()
+        #expect(terms.termCount == wholeTerms.termCount && terms.count == wholeTerms.count)
+        #expect(try Self.lists(terms, store) == Self.lists(wholeTerms, wholeStore))
+        for list in 0..<terms.count { #expect(terms.products(list) == wholeTerms.products(list)) }
+    }
+
+    @Test func thePlaceMapFindsProductsByPlaceAndPlacesByProduct() throws {
+        var random = SeededRandomGenerator(seed: 47)
+        let ids = Set((0..<2_000).map { _ in "P-" + String(Int.random(in: 0..<1_000_000, using: &random)) + (Bool.random(using: &random) ? "x" : "") })
+            .sorted { $0.utf8.map(ProductIdOrder.fold).lexicographicallyPrecedes($1.utf8.map(ProductIdOrder.fold)) }
+        let directory = try TemporaryDirectory()
+        let connection = try Connection(path: directory.file("places.sqlite"))
+        try connection.execute(PlaceMap.createStatement)
+        let insert = try connection.prepare("INSERT INTO \(PlaceMap.table) (place, firstId, data) VALUES (?1, ?2, ?3)")
+        var writer = PlaceMap.Writer(capacity: 120) { place, firstId, data in
+            try insert.using {
+                try insert.bind(1, place)
+                try insert.bind(2, utf8: firstId)
+                try insert.bind(3, blob: data)
+                _ = try insert.step()
+            }
+        }
+        for (index, id) in ids.enumerated() {
+            var id = id
+            #expect(try id.withUTF8 { try writer.add(UnsafeRawBufferPointer($0)) } == Int64(index + 1))
+        }
+        try writer.finish()
+        let reader = try PlaceMap.Reader(connection: connection)
+        for (index, id) in ids.enumerated().shuffled(using: &random).prefix(500) {
+            #expect(try reader.productId(at: Int64(index + 1)) == id)
+            #expect(try reader.place(of: id.lowercased()) == Int64(index + 1))
+        }
+        #expect(try reader.productId(at: Int64(ids.count + 1)) == nil && reader.place(of: "NOPE") == nil && reader.place(of: "A") == nil)
     }
 }

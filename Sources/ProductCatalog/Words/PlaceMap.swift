@@ -1,0 +1,148 @@
+/// The products of a word index by place: place `n` is the `n`th productId of the replacing import
+/// that built the index, in the catalog's order (`NOCASE`), so the map is sorted both by place and
+/// by productId, and one structure answers both ways.
+///
+/// ```sql
+/// CREATE TABLE word_places (place INTEGER PRIMARY KEY, firstId TEXT NOT NULL, data BLOB NOT NULL);
+/// ```
+///
+/// A row holds consecutive places from `place` on: `data` is `varint(count)` then each productId
+/// as `varint(bytes shared with the one before) varint(rest's length) rest`, the first sharing
+/// nothing. Rows stop at a page's worth of bytes; `firstId` is the first productId, by which a
+/// reader finds a product's place without reading the others.
+@_spi(WordIndex) public enum PlaceMap {
+    public static let table = "word_places"
+    public static let createStatement = "CREATE TABLE IF NOT EXISTS \(table) (place INTEGER PRIMARY KEY, firstId TEXT NOT NULL, data BLOB NOT NULL)"
+
+    /// Packs productIds, place after place from 1, into rows of at most `capacity` bytes.
+    public struct Writer {
+        private let capacity: Int
+        private var bytes: [UInt8] = []
+        private var count = 0
+        private var first: (place: Int64, id: [UInt8])?
+        private var previous: [UInt8] = []
+        /// The next place.
+        public private(set) var nextPlace: Int64 = 1
+        private let emit: (_ place: Int64, _ firstId: [UInt8], _ data: [UInt8]) throws -> Void
+
+        public init(capacity: Int, emit: @escaping (_ place: Int64, _ firstId: [UInt8], _ data: [UInt8]) throws -> Void) {
+            self.capacity = capacity
+            self.emit = emit
+        }
+
+        /// Gives the next place to `productId` (UTF-8) and returns it.
+        @discardableResult
+        public mutating func add(_ productId: UnsafeRawBufferPointer) throws -> Int64 {
+            let shared = first == nil ? 0 : zip(previous, productId).prefix { $0 == $1 }.count
+            let size = VarInt.size(UInt64(shared)) + VarInt.size(UInt64(productId.count - shared)) + productId.count - shared
+            if first != nil, bytes.count + size + 4 > capacity { try close() }
+            let place = nextPlace
+            if first == nil {
+                first = (place, Array(productId))
+                previous = []
+            }
+            let sharing = first!.place == place ? 0 : shared
+            VarInt.append(UInt64(sharing), to: &bytes)
+            VarInt.append(UInt64(productId.count - sharing), to: &bytes)
+            bytes += productId[sharing...]
+            previous = Array(productId)
+            count += 1
+            nextPlace += 1
+            return place
+        }
+
+        /// Writes the last row.
+        public mutating func finish() throws {
+            if first != nil { try close() }
+        }
+
+        private mutating func close() throws {
+            guard let first else { return }
+            var data: [UInt8] = []
+            VarInt.append(UInt64(count), to: &data)
+            data += bytes
+            try emit(first.place, first.id, data)
+            bytes.removeAll(keepingCapacity: true)
+            count = 0
+            self.first = nil
+        }
+    }
+
+    /// The productIds of a row's `data`, in place order.
+    public static func productIds(in data: UnsafeRawBufferPointer) throws -> [[UInt8]] {
+        var offset = 0
+        guard let count = VarInt.read(data, at: &offset) else { throw PostingBlocks.CorruptBlock() }
+        var ids: [[UInt8]] = []
+        ids.reserveCapacity(Int(count))
+        var previous: [UInt8] = []
+        for _ in 0..<count {
+            guard let shared = VarInt.read(data, at: &offset).map(Int.init), let length = VarInt.read(data, at: &offset).map(Int.init),
+                  shared <= previous.count, offset + length <= data.count else { throw PostingBlocks.CorruptBlock() }
+            let id = Array(previous[..<shared]) + Array(data[offset..<offset + length])
+            offset += length
+            ids.append(id)
+            previous = id
+        }
+        return ids
+    }
+
+    /// Reads a catalog's map: place to productId, and productId to place.
+    public final class Reader {
+        private let connection: Connection
+        private let byPlace: Statement
+        /// The last row read, kept: a page's products are often neighbours.
+        private var cached: (place: Int64, ids: [[UInt8]])?
+        /// Every row's first place and first productId (folded), read at the first ``place(of:)``.
+        private var directory: [(place: Int64, firstId: [UInt8])]?
+
+        public init(connection: Connection) throws {
+            self.connection = connection
+            byPlace = try connection.prepare("SELECT place, data FROM \(PlaceMap.table) WHERE place <= ?1 ORDER BY place DESC LIMIT 1")
+        }
+
+        /// The productId at `place`; nil when no product had it.
+        public func productId(at place: Int64) throws -> String? {
+            if let cached, place >= cached.place, place < cached.place + Int64(cached.ids.count) {
+                return String(decoding: cached.ids[Int(place - cached.place)], as: UTF8.self)
+            }
+            let found = try byPlace.using { () -> (Int64, [[UInt8]])? in
+                try byPlace.bind(1, place)
+                guard try byPlace.step() else { return nil }
+                return (byPlace.int64(at: 0), try byPlace.withBytes(at: 1) { try PlaceMap.productIds(in: $0) })
+            }
+            guard let (first, ids) = found else { return nil }
+            cached = (first, ids)
+            guard place - first < Int64(ids.count) else { return nil }
+            return String(decoding: ids[Int(place - first)], as: UTF8.self)
+        }
+
+        /// The place of `productId` (ASCII case ignored); nil when the map does not hold it.
+        ///
+        /// The rows are in productId order as well as in place order, so the last row whose
+        /// first productId does not come after it holds it, if any does: found in the rows'
+        /// directory (a row's place and first productId, read once), then read.
+        public func place(of productId: String) throws -> Int64? {
+            let key = productId.utf8.map(ProductIdOrder.fold)
+            let directory = try self.directory ?? readDirectory()
+            var low = 0
+            var high = directory.count
+            while low < high {
+                let middle = (low + high) / 2
+                if directory[middle].firstId.lexicographicallyPrecedes(key) || directory[middle].firstId == key { low = middle + 1 } else { high = middle }
+            }
+            guard low > 0 else { return nil }
+            let first = directory[low - 1].place
+            guard let found = try self.productId(at: first), !found.isEmpty, let ids = cached?.ids,
+                  let index = ids.firstIndex(where: { $0.map(ProductIdOrder.fold) == key }) else { return nil }
+            return first + Int64(index)
+        }
+
+        private func readDirectory() throws -> [(place: Int64, firstId: [UInt8])] {
+            let statement = try connection.prepare("SELECT place, firstId FROM \(PlaceMap.table) ORDER BY place")
+            var read: [(place: Int64, firstId: [UInt8])] = []
+            while try statement.step() { read.append((statement.int64(at: 0), statement.withBytes(at: 1) { $0.map(ProductIdOrder.fold) })) }
+            directory = read
+            return read
+        }
+    }
+}
