@@ -29,6 +29,9 @@ final class CatalogBuild {
     private(set) var editsReplaced = 0
     /// A replacement's word index, built beside it; nil for an upsert, whose index the triggers keep.
     private var words: WordIndexBuilder?
+    /// A replacement's own word index (``WordLists``), built beside it.
+    private var lists: WordIndexBuild?
+    private let pageSize: Int
     /// A replacement's facet counts; nil for an upsert, whose counts the triggers keep.
     private var facets: FacetTotals?
     private let facetValuesKept: Int
@@ -43,6 +46,7 @@ final class CatalogBuild {
         self.livePath = livePath
         self.facetValuesKept = facetValuesKept
         self.copyingLive = copyingLive
+        self.pageSize = pageSize
         buildPath = livePath + ".importing"
         do {
             try removeBuildFiles()
@@ -78,6 +82,7 @@ final class CatalogBuild {
             try connection.execute(CatalogSchema.createStatements(extraColumns: extraColumns, fields: fields))
             try connection.execute(WordIndex.createStatements)
             words = try WordIndexBuilder(path: wordsPath, insertColumns: insertColumns, connection: connection)
+            lists = try WordIndexBuild(path: buildPath + ".lists", insertColumns: insertColumns, pageSize: pageSize)
             facets = FacetTotals(insertColumns: insertColumns, valuesKept: facetValuesKept)
             inserter = try BatchInserter(connection: connection, columns: insertColumns)
             try connection.begin(.deferred)
@@ -106,6 +111,7 @@ final class CatalogBuild {
             try inserter?.insert(rows, parameters: parameters)
             let checked = CheckedRows(batch: rows, parameters: parameters)
             try words?.add(checked)
+            try lists?.add(checked)
             facets?.add(checked)
         }
     }
@@ -115,6 +121,7 @@ final class CatalogBuild {
         guard let connection else { return }
         try database {
             try words?.flush()
+            try lists?.flush()
             try connection.commit()
             try connection.begin(.deferred)
         }
@@ -129,6 +136,7 @@ final class CatalogBuild {
             upsert = nil
             // The index's thread finishes its index while this one builds the other indexes.
             try words?.finishWriting()
+            try lists?.finishWriting()
             if let facets, facets.isComplete { try facets.write(into: connection) }
             facets = nil
             if words != nil { try WordIndex.indexTitleKeys(connection) }
@@ -137,6 +145,8 @@ final class CatalogBuild {
                 try connection.commit()
                 try words.finish(into: connection)
                 self.words = nil
+                try lists?.finish(into: connection)
+                lists = nil
                 try connection.begin(.deferred)
             }
             try WordIndex.settlePending(connection)
@@ -182,6 +192,8 @@ final class CatalogBuild {
     func abandon() {
         words?.abandon()
         words = nil
+        lists?.abandon()
+        lists = nil
         inserter = nil
         upsert = nil
         connection = nil
@@ -287,6 +299,7 @@ final class CatalogBuild {
         try FileSystem.removeIfPresent(buildPath)
         try FileSystem.removeIfPresent(buildPath + "-journal")
         try FileSystem.removeIfPresent(wordsPath)
+        try FileSystem.removeIfPresent(buildPath + ".lists")
     }
 
     /// Where a replacement builds its word index (see ``WordIndexBuilder``).

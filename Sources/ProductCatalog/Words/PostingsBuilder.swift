@@ -33,12 +33,30 @@
 
     /// Adds the product at `row` whose title, brand and type (UTF-8, nil when missing) are `fields`.
     public mutating func add(row: Int64, fields: [UnsafeRawBufferPointer?]) throws {
+        try collect(fields)
+        post(row: row)
+    }
+
+    /// Adds the product at `place` whose title, brand and type are `fields`, and returns its word
+    /// row: the number of words in its title (its class, ``WordPlacement``) above its place.
+    public mutating func add(place: Int64, fields: [UnsafeRawBufferPointer?]) throws -> Int64 {
+        let titleWords = try collect(fields)
+        let row = WordPlacement.row(class: min(max(Int64(titleWords), 1), WordPlacement.maxClass), place: place)
+        post(row: row)
+        return row
+    }
+
+    /// Folds a product's fields into its terms, with the fields each is in; returns how many words its title has.
+    @discardableResult
+    private mutating func collect(_ fields: [UnsafeRawBufferPointer?]) throws -> Int {
         productTerms.removeAll(keepingCapacity: true)
         productStarts.removeAll(keepingCapacity: true)
+        var titleWords = 0
         for (index, text) in fields.enumerated() {
             guard let text else { continue }
             let bit = Posting.field(index)
             try tokenizer.forEachToken(in: text) { token in
+                if index == 0 { titleWords += 1 }
                 let (number, isNew) = terms.intern(token)
                 if isNew { internStarts(of: token) }
                 if let seen = productTerms.firstIndex(where: { $0.number == Int32(number) }) {
@@ -48,6 +66,11 @@
                 }
             }
         }
+        return titleWords
+    }
+
+    /// Gives the collected terms and their starts a posting at `row`.
+    private mutating func post(row: Int64) {
         for (number, bits) in productTerms {
             termLists.append(number)
             termValues.append(UInt64(row) << Posting.fieldBits | UInt64(bits))

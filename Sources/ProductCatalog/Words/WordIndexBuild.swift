@@ -1,0 +1,191 @@
+/// The word index of a replacing import (see ``WordLists``), built on the core the writing leaves idle.
+///
+/// The import's writing thread hands each batch's productIds, titles, brands and types over in
+/// chunks (about a megabyte, at most two waiting), in productId order, which is place order. The
+/// index's thread gives each product its place (``PlaceMap``) and its word row, folds its words
+/// into postings (``PostingsBuilder``), and whenever those pass ``memoryBudget`` spills them as a
+/// sorted segment (``PostingSegment``); at the end it merges the segments into page-sized blocks
+/// and the term list, all in a file of its own (`<build>.words`, no journal), which the writing
+/// thread copies into the build when it is done with the products. Memory stays bounded whatever
+/// the catalog's size; no row is written per term or per posting.
+final class WordIndexBuild {
+    /// The file the index is built in.
+    let path: String
+    private let queue = BlockingQueue<ProductWords>(capacity: 2)
+    private let worker: Worker<Void>
+    /// Where productId, title, brand and type are among a batch's values (nil for a column the file lacks).
+    private let columns: [Int?]
+    private var chunk = ProductWords()
+
+    /// Postings held in memory before a segment is spilled, in bytes; tests lower it to spill many.
+    nonisolated(unsafe) static var memoryBudget = 16 << 20
+
+    /// Starts the index's thread for a build whose rows fill `insertColumns`, its pages `pageSize` bytes.
+    init(path: String, insertColumns: [String], pageSize: Int) throws {
+        self.path = path
+        columns = [0] + WordLists.fields.map { insertColumns.firstIndex(of: $0.columnName) }
+        try FileSystem.removeIfPresent(path)
+        let queue = queue
+        let budget = Self.memoryBudget
+        worker = Worker {
+            do {
+                try Self.build(at: path, pageSize: pageSize, budget: budget, from: queue)
+            } catch {
+                queue.close(throwing: error)
+                throw error
+            }
+        }
+    }
+
+    /// Keeps the productId and words of each row of `rows` (sorted by productId, after every row before).
+    func add(_ rows: CheckedRows) throws {
+        var texts: [UnsafeRawBufferPointer?] = Array(repeating: nil, count: columns.count)
+        for index in 0..<rows.count {
+            rows.texts(inRow: index, columns: columns, into: &texts)
+            chunk.append(texts)
+            if chunk.text.count >= ProductWords.bytes { try flush() }
+        }
+    }
+
+    /// Hands the words kept since the last call to the index's thread.
+    func flush() throws {
+        guard !chunk.entries.isEmpty else { return }
+        guard queue.put(chunk) else {
+            try worker.join()
+            throw SortError.stopped
+        }
+        chunk = ProductWords()
+    }
+
+    /// Hands the last words to the index's thread, which then completes the index.
+    func finishWriting() throws {
+        try flush()
+        queue.close()
+    }
+
+    /// Waits for the index and copies it into the build on `connection`, which must be outside a
+    /// transaction (SQLite attaches files only there).
+    func finish(into connection: Connection) throws {
+        try finishWriting()
+        try worker.join()
+        let attach = try connection.prepare("ATTACH DATABASE ?1 AS word_build")
+        try attach.bind(1, path)
+        try attach.using { _ = try attach.step() }
+        try connection.begin(.deferred)
+        try WordLists.adopt(from: "word_build", connection)
+        try connection.commit()
+        try connection.execute("DETACH DATABASE word_build")
+        try FileSystem.removeIfPresent(path)
+    }
+
+    /// Stops the index's thread and deletes its file.
+    func abandon() {
+        queue.close(throwing: SortError.stopped)
+        _ = try? worker.join()
+        try? FileSystem.removeIfPresent(path)
+    }
+
+    /// The index's thread: places and folds every product, spilling segments, then merges them.
+    private static func build(at path: String, pageSize: Int, budget: Int, from queue: BlockingQueue<ProductWords>) throws {
+        let connection = try Connection(path: path, mode: .create)
+        // Nobody reads this file before it is complete; a crash leaves it to the next import to delete.
+        try connection.execute("""
+            PRAGMA page_size = \(pageSize);
+            PRAGMA journal_mode = OFF;
+            PRAGMA synchronous = OFF;
+            PRAGMA locking_mode = EXCLUSIVE;
+            PRAGMA secure_delete = OFF;
+            PRAGMA cache_size = -2048;
+            \(WordLists.createStatements)
+            """)
+        let capacity = SQLitePostingStore.blockCapacity(pageSize: pageSize)
+        try connection.begin(.deferred)
+        let insertPlace = try connection.prepare("INSERT INTO \(PlaceMap.table) (place, firstId, data) VALUES (?1, ?2, ?3)")
+        var places = PlaceMap.Writer(capacity: capacity) { place, firstId, data in
+            try insertPlace.using {
+                try insertPlace.bind(1, place)
+                try insertPlace.bind(2, utf8: firstId)
+                try insertPlace.bind(3, blob: data)
+                _ = try insertPlace.step()
+            }
+        }
+        var builder = try PostingsBuilder()
+        var segments: [PostingSegment] = []
+        var fields: [UnsafeRawBufferPointer?] = [nil, nil, nil]
+        while let chunk = try queue.take() {
+            try chunk.text.withUnsafeBytes { text in
+                for entry in chunk.entries {
+                    var start = Int(entry.start)
+                    let productId = UnsafeRawBufferPointer(rebasing: text[start..<start + Int(entry.lengths.0)])
+                    start += Int(entry.lengths.0)
+                    for field in 0..<3 {
+                        let length = Int(entry.length(of: field + 1))
+                        if length < 0 {
+                            fields[field] = nil
+                        } else {
+                            fields[field] = UnsafeRawBufferPointer(rebasing: text[start..<start + length])
+                            start += length
+                        }
+                    }
+                    let place = try places.add(productId)
+                    _ = try builder.add(place: place, fields: fields)
+                    if builder.memory >= budget {
+                        segments.append(try PostingSegment(writing: builder, path: path + ".segment\(segments.count)"))
+                        builder = try PostingsBuilder()
+                    }
+                }
+            }
+        }
+        try places.finish()
+        if builder.postings > 0 || segments.isEmpty {
+            segments.append(try PostingSegment(writing: builder, path: path + ".segment\(segments.count)"))
+        }
+        builder = try PostingsBuilder()
+        let appender = try SQLitePostingStore.Appender(connection: connection)
+        var writer = PostingBlocks.Writer(capacity: capacity) { try appender.append($0, $1, $2) }
+        let terms = try PostingSegment.merge(segments, into: &writer)
+        try writer.finish()
+        segments = []
+        try terms.write(to: connection, blockCapacity: capacity)
+        try WordLists.setMaxPlace(places.nextPlace - 1, connection)
+        try connection.commit()
+    }
+}
+
+/// The productIds and indexed fields of some products, on their way to the index's thread: each
+/// product's productId, title, brand and type as UTF-8 one after the other in one buffer.
+private struct ProductWords {
+    struct Entry {
+        /// Where the product's productId starts in ``text``.
+        var start: Int32
+        /// The productId's length, then each field's in bytes, -1 for NULL.
+        var lengths: (Int32, Int32, Int32, Int32)
+
+        func length(of index: Int) -> Int32 {
+            switch index {
+            case 0: lengths.0
+            case 1: lengths.1
+            case 2: lengths.2
+            default: lengths.3
+            }
+        }
+    }
+
+    /// The text a chunk holds before it is handed over.
+    static let bytes = 1 << 20
+
+    var text: [UInt8] = []
+    var entries: [Entry] = []
+
+    init() {
+        text.reserveCapacity(Self.bytes + (64 << 10))
+    }
+
+    /// Appends a product: its productId then its title, brand and type (nil when missing).
+    mutating func append(_ values: [UnsafeRawBufferPointer?]) {
+        let start = Int32(text.count)
+        for value in values { if let value { text.append(contentsOf: value) } }
+        func length(_ index: Int) -> Int32 { values[index].map { Int32($0.count) } ?? -1 }
+        entries.append(Entry(start: start, lengths: (max(0, length(0)), length(1), length(2), length(3))))
+    }
+}

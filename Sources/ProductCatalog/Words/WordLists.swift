@@ -1,0 +1,65 @@
+/// The catalog's own word index: every term's and every short start's list of products, in the
+/// order search lists them, packed into page-sized rows; what search reads its words from.
+///
+/// ```sql
+/// CREATE TABLE word_lists (block INTEGER PRIMARY KEY, data BLOB NOT NULL);          -- PostingBlocks
+/// CREATE TABLE word_list_starts (list, row, block, PRIMARY KEY (list, row)) WITHOUT ROWID;
+/// CREATE TABLE word_list_terms (block INTEGER PRIMARY KEY, data BLOB NOT NULL);     -- TermList
+/// CREATE TABLE word_places (place INTEGER PRIMARY KEY, firstId TEXT, data BLOB);    -- PlaceMap
+/// CREATE TABLE word_lists_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+/// ```
+///
+/// **Order.** A list holds a product's *word row*: the number of words in its title (its class,
+/// 1 to 62) above its place, its productId's rank among the products of the replacing import
+/// that built the index. So a list reads the products with the shortest, most focused titles
+/// first, and within a class in the catalog's order; a search's keyset cursor is a list position.
+///
+/// **Terms.** Words are folded by the index's tokenizer (FTS5's `unicode61 remove_diacritics 2`,
+/// called directly: `Café` is `cafe`). Each term has a list, and so does each start of one to
+/// three characters of a term, whose list is the union of its terms': a keystroke's short last
+/// word reads one list. Each posting says which of the title, brand and type hold the term.
+///
+/// **Built** by a replacing import on its second core (``WordIndexBuild``) and copied into the
+/// new file before the swap; `maxPlace` in `word_lists_meta` is its last place.
+@_spi(WordIndex) public enum WordLists {
+    /// The product fields whose words the index holds, in the order of ``Posting``'s field bits.
+    public static let fields: [ProductField] = [.title, .brand, .productType]
+    public static let metaTable = "word_lists_meta"
+
+    /// The statements that create the index's empty tables.
+    public static var createStatements: String {
+        """
+        \(SQLitePostingStore.createStatements)
+        \(TermList.createStatement);
+        \(PlaceMap.createStatement);
+        CREATE TABLE IF NOT EXISTS \(metaTable) (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+        """
+    }
+
+    /// The tables copied from a build's file into the catalog.
+    static let tables = [SQLitePostingStore.blocksTable, SQLitePostingStore.startsTable, TermList.table, PlaceMap.table, metaTable]
+
+    /// True when the catalog on `connection` has this index.
+    public static func exists(_ connection: Connection) throws -> Bool {
+        try connection.hasTable(TermList.table) && connection.hasTable(metaTable)
+    }
+
+    /// Replaces the index of the catalog on `connection` with that of the attached database `schema`.
+    static func adopt(from schema: String, _ connection: Connection) throws {
+        try connection.execute(createStatements)
+        var statements = ""
+        for table in tables {
+            statements += "DELETE FROM main.\(table); INSERT INTO main.\(table) SELECT * FROM \(schema).\(table);\n"
+        }
+        try connection.execute(statements)
+    }
+
+    /// The last place of the index's products.
+    public static func maxPlace(_ connection: Connection) throws -> Int64 {
+        try connection.scalarInt("SELECT value FROM \(metaTable) WHERE name = 'maxPlace'") ?? 0
+    }
+
+    static func setMaxPlace(_ place: Int64, _ connection: Connection) throws {
+        try connection.execute("INSERT OR REPLACE INTO \(metaTable) (name, value) VALUES ('maxPlace', \(place))")
+    }
+}
