@@ -34,6 +34,8 @@ public final class ProductSearch {
     private var knownProducts: (version: Int64, products: Int)?
     /// The term list in memory, read at the first typo search.
     private var dictionary: TermDictionary?
+    /// The catalog's own word index, read at the first word search (``catalogWords()``).
+    var indexWords: CatalogWords?
     /// Candidate counts already made by plans, by expression and limit: the page and the count
     /// of a keystroke make the same plan. (A count gone stale only makes a plan slower.)
     private var candidatesCounted: [String: Int] = [:]

@@ -86,6 +86,13 @@
         return index
     }
 
+    /// The terms alone, as the typo dictionary walks them: their bytes one after another, and
+    /// where each starts (and one past the last).
+    var termsForDictionary: (bytes: [UInt8], starts: [Int32]) {
+        let end = Int(nameOffsets[termCount])
+        return (Array(bytes[0..<end]), Array(nameOffsets[0...termCount]))
+    }
+
     /// The terms that start with `start`: one range of lists.
     public func terms(startingWith start: some Collection<UInt8>) -> Range<Int> {
         let lower = firstIndex(notBefore: start, in: 0..<termCount)

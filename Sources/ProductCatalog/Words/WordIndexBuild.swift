@@ -148,6 +148,7 @@ final class WordIndexBuild {
         segments = []
         try terms.write(to: connection, blockCapacity: capacity)
         try WordLists.setMaxPlace(places.nextPlace - 1, connection)
+        try WordLists.setVersion(Int64.random(in: 1..<Int64.max), connection)
         try connection.commit()
     }
 }

@@ -62,4 +62,14 @@
     static func setMaxPlace(_ place: Int64, _ connection: Connection) throws {
         try connection.execute("INSERT OR REPLACE INTO \(metaTable) (name, value) VALUES ('maxPlace', \(place))")
     }
+
+    /// A number that changes whenever the index is built anew: a search keeps what it read of
+    /// the index (the term list) while it stays the same.
+    public static func version(_ connection: Connection) throws -> Int64 {
+        try connection.scalarInt("SELECT value FROM \(metaTable) WHERE name = 'version'") ?? 0
+    }
+
+    static func setVersion(_ version: Int64, _ connection: Connection) throws {
+        try connection.execute("INSERT OR REPLACE INTO \(metaTable) (name, value) VALUES ('version', \(version))")
+    }
 }

@@ -1,0 +1,267 @@
+/// Word search over the catalog's own index (``WordLists``), by the ranking rules (``MatchRank``).
+///
+/// A query's words are planned as before (``WordPlan``: the terms each word starts, the near ones
+/// when typos are allowed). Each word becomes a source (``WordSource``): the union of its
+/// alternatives' lists, in row order, each row with how well it matches the word. The sources are
+/// intersected by leapfrogging (each skips to the largest row any of them is on, through the
+/// lists' directory), and every row they agree on is ranked from its words' matches alone: no
+/// product is read to rank it, except a title that may be exactly the query.
+///
+/// A page is read bucket by bucket, each in row order, by passes that read only the lists their
+/// buckets need: the title's whole words and the last word's starts (exact titles and every word in
+/// the title), the starts of every word in the title, in any field, then everything with its
+/// typos in one pass that sorts its rows into the typo buckets. Counting reads the widest pass.
+extension ProductSearch {
+    /// A word match found in the index: its bucket, its row and its product.
+    struct IndexHit: Equatable {
+        var rank: MatchRank
+        var row: Int64
+        var productId: String
+    }
+
+    /// The catalog's own word index, read at first use and again when it was built anew; nil
+    /// for a catalog without one.
+    func catalogWords() throws -> CatalogWords? {
+        guard try WordLists.exists(connection) else { return nil }
+        let version = try WordLists.version(connection)
+        if let words = indexWords, words.version == version { return words }
+        let read = try CatalogWords(connection: connection)
+        indexWords = read
+        return read
+    }
+
+    /// The plan for the words of `query` over the catalog's own index; nil when it has no words,
+    /// the catalog has no such index, or no product can match them.
+    func indexPlan(_ query: String, typos: Bool) throws -> WordPlan? {
+        let words = WordQuery(query)
+        guard !words.words.isEmpty, let index = try catalogWords() else { return nil }
+        let folded = try wordTokenizer.tokens(words.text)
+        var limits = planLimits
+        limits.broadProducts = max(limits.broadProducts, Int(Double(try catalogProducts()) * limits.broadShare))
+        return try WordPlan(folded: folded, terms: IndexTerms(terms: index.terms, dictionary: index.dictionary, limits: limits), typos: typos)
+    }
+
+    /// Up to `limit` word matches of `plan` after `position` (from the first, for nil), in the
+    /// ranking rules' order, leaving out the products whose productId is in `range` (listed
+    /// before) and those `filters` leave out.
+    func indexHits(_ plan: WordPlan, after position: (rank: MatchRank, row: Int64)?, excluding range: PrefixRange,
+                   filters: SearchFilters, limit: Int) throws -> [IndexHit] {
+        guard limit > 0, let index = try catalogWords() else { return [] }
+        var run = try WordRun(search: self, index: index, plan: plan, range: range, filters: filters)
+        var hits: [IndexHit] = []
+        let start = position?.rank ?? .first
+        func after(_ rank: MatchRank) -> Int64 { position?.rank == rank ? position!.row + 1 : 0 }
+        let exact = MatchRank(typos: 0, place: .exactTitle)
+        let titleWords = MatchRank(typos: 0, place: .titleWords)
+        if run.exactPossible {
+            if start <= exact {
+                try run.scan(.titleWords, from: after(exact), classOnly: plan.words.count) { rank, row, productId in
+                    guard rank == exact else { return true }
+                    hits.append(IndexHit(rank: rank, row: row, productId: productId))
+                    return hits.count < limit
+                }
+            }
+            if hits.count < limit, start <= titleWords {
+                try run.scan(.titleWords, from: after(titleWords)) { rank, row, productId in
+                    guard rank == titleWords else { return true }
+                    hits.append(IndexHit(rank: rank, row: row, productId: productId))
+                    return hits.count < limit
+                }
+            }
+            for (pass, place) in [(WordRun.Pass.titleStarts, MatchRank.Place.titleStarts), (.anyField, .anyField)] {
+                let rank = MatchRank(typos: 0, place: place)
+                guard hits.count < limit, start <= rank else { continue }
+                try run.scan(pass, from: after(rank)) { found, row, productId in
+                    guard found == rank else { return true }
+                    hits.append(IndexHit(rank: found, row: row, productId: productId))
+                    return hits.count < limit
+                }
+            }
+        }
+        guard hits.count < limit, run.typosPossible else { return hits }
+        // The typo buckets together, in one pass from the first row: each bucket's first rows, the
+        // cursor's after its row; the pass stops once the cursor's bucket alone fills the page.
+        let first = max(start, MatchRank(typos: 1, place: .exactTitle))
+        var buckets: [MatchRank: [IndexHit]] = [:]
+        let room = limit - hits.count
+        try run.scan(.typos, from: 0) { rank, row, productId in
+            guard rank.typos >= 1, rank >= first else { return true }
+            if rank == position?.rank, row <= position!.row { return true }
+            if buckets[rank, default: []].count < room { buckets[rank, default: []].append(IndexHit(rank: rank, row: row, productId: productId)) }
+            return !(rank == first && buckets[rank]!.count >= room)
+        }
+        for rank in buckets.keys.sorted() { hits += buckets[rank]! }
+        return Array(hits.prefix(limit))
+    }
+
+    /// How many products match `plan` by words, leaving out those in `range` and those `filters`
+    /// leave out, counting up to `limit`.
+    func indexCount(_ plan: WordPlan, excluding range: PrefixRange, filters: SearchFilters, limit: Int?) throws -> (count: Int, isComplete: Bool) {
+        guard let index = try catalogWords() else { return (0, true) }
+        var run = try WordRun(search: self, index: index, plan: plan, range: range, filters: filters)
+        var counted = 0
+        var complete = true
+        try run.scan(run.typosPossible ? .typos : .anyField, from: 0, ranking: false) { _, _, _ in
+            counted += 1
+            if let limit, counted >= limit {
+                complete = false
+                return false
+            }
+            return true
+        }
+        return (counted, complete)
+    }
+}
+
+/// One search's passes over the index: the words' alternatives, and what a candidate must be to count.
+struct WordRun {
+    enum Pass { case titleWords, titleStarts, anyField, typos }
+
+    let search: ProductSearch
+    let index: CatalogWords
+    let plan: WordPlan
+    let range: PrefixRange
+    /// Whether some product has a productId in `range`: only then is a candidate's productId compared.
+    let rangeIsEmpty: Bool
+    let filters: SearchFilters
+    /// Titles read to tell an exact one, by row.
+    private var exactTitles: [Int64: Bool] = [:]
+    private let check: Statement?
+
+    /// Whether every word has terms of its own, so that matches without typos can exist.
+    var exactPossible: Bool { !plan.words.contains { $0.starts == .nothing } }
+    /// Whether some word has near terms.
+    var typosPossible: Bool { plan.words.contains { !$0.near.isEmpty } }
+
+    init(search: ProductSearch, index: CatalogWords, plan: WordPlan, range: PrefixRange, filters: SearchFilters) throws {
+        self.search = search
+        self.index = index
+        self.plan = plan
+        self.range = range
+        self.filters = filters
+        rangeIsEmpty = try search.count(prefix: String(decoding: range.lower, as: UTF8.self), upTo: 1) == 0
+        if filters.isEmpty {
+            check = nil
+        } else {
+            check = try search.prepared("SELECT 1 FROM \(CatalogSchema.table) p WHERE p.productId = ?1" + (try search.filterClause(filters).sql))
+        }
+    }
+
+    /// Calls `body` with each candidate of `pass` from row `start` on, in row order, with its
+    /// bucket (with `ranking`), until it returns false. With `classOnly`, only the rows of titles
+    /// of that many words.
+    mutating func scan(_ pass: Pass, from start: Int64, classOnly: Int? = nil, ranking: Bool = true,
+                       _ body: (MatchRank, Int64, String) throws -> Bool) throws {
+        var sources = try plan.words.indices.map { try source(word: $0, pass: pass) }
+        guard !sources.isEmpty else { return }
+        var target = start
+        var end = Int64.max
+        if let classOnly {
+            guard classOnly <= Int(WordPlacement.maxClass) else { return }
+            target = max(start, WordPlacement.row(class: Int64(classOnly), place: 0))
+            end = WordPlacement.row(class: Int64(classOnly) + 1, place: 0)
+        }
+        let filter = try search.filterClause(filters)
+        while true {
+            // Leapfrog: every source to the largest row any is on, until they agree.
+            var agreed = false
+            while !agreed {
+                agreed = true
+                for index in sources.indices {
+                    try sources[index].advance(to: target)
+                    guard let row = sources[index].row else { return }
+                    if row > target {
+                        target = row
+                        agreed = false
+                    }
+                }
+            }
+            guard target < end else { return }
+            let row = target
+            target += 1
+            let matches = sources.map(\.match)
+            var rank = MatchRank(typos: 0, place: .anyField)
+            if ranking {
+                guard var found = MatchRank.of(matches) else { continue }
+                if found == MatchRank(typos: 0, place: .titleWords), try isExactTitle(row) { found = MatchRank.first }
+                rank = found
+            }
+            guard let productId = try index.places.productId(at: row & WordPlacement.placeMask) else { continue }
+            if !rangeIsEmpty, range.contains(productId) { continue }
+            if let check {
+                let passes = try check.using {
+                    try check.bind(1, productId)
+                    try filter.bind(to: check)
+                    return try check.step()
+                }
+                guard passes else { continue }
+            }
+            guard try body(rank, row, productId) else { return }
+        }
+    }
+
+    /// True when the title of the product at `row` is exactly the query's words, in order.
+    private mutating func isExactTitle(_ row: Int64) throws -> Bool {
+        guard WordPlacement.wordClass(of: row) == Int64(plan.words.count) else { return false }
+        if let known = exactTitles[row] { return known }
+        guard let productId = try index.places.productId(at: row & WordPlacement.placeMask),
+              let title = try search.product(id: productId)?.title else { return false }
+        let exact = try search.wordTokenizer.tokens(title) == plan.folded
+        exactTitles[row] = exact
+        return exact
+    }
+
+    /// Word `word`'s source in `pass`: the lists it needs, and what a row must match.
+    private func source(word: Int, pass: Pass) throws -> WordSource {
+        let isLast = word == plan.words.count - 1
+        let planned = plan.words[word]
+        var alternatives: [WordAlternative] = []
+        var lists = Set<Int>()
+        func add(_ list: Int, distance: UInt8, isWhole: Bool) throws {
+            guard lists.insert(list).inserted else { return }
+            alternatives.append(try index.alternative(list, distance: distance, isWhole: isWhole))
+        }
+        let terms = index.terms
+        let folded = Array(planned.folded.utf8)
+        /// The lists of the terms `start` begins (one list for a start of up to three characters).
+        func starts(_ start: [UInt8], distance: UInt8, wholeFor word: [UInt8]?) throws {
+            if String(decoding: start, as: UTF8.self).unicodeScalars.count <= TermList.maxPrefixLength, let list = terms.list(ofStart: start) {
+                try add(list, distance: distance, isWhole: false)
+            } else {
+                for list in terms.terms(startingWith: start) {
+                    try add(list, distance: distance, isWhole: word.map { w in terms.withName(list) { $0.elementsEqual(w) } } ?? false)
+                }
+            }
+        }
+        let whole = isLast ? nil : terms.list(ofTerm: folded)
+        switch pass {
+        case .titleWords:
+            if isLast {
+                if planned.starts != .nothing { try starts(folded, distance: 0, wholeFor: nil) }
+            } else if let whole {
+                try add(whole, distance: 0, isWhole: true)
+            }
+        case .titleStarts, .anyField, .typos:
+            if let whole { try add(whole, distance: 0, isWhole: true) }
+            if planned.starts != .nothing { try starts(folded, distance: 0, wholeFor: isLast ? nil : folded) }
+            if pass == .typos {
+                for near in planned.near {
+                    let text = Array(near.text.utf8)
+                    if isLast {
+                        try starts(text, distance: UInt8(near.distance), wholeFor: nil)
+                    } else if let list = terms.list(ofTerm: text) {
+                        try add(list, distance: UInt8(near.distance), isWhole: true)
+                    }
+                }
+            }
+        }
+        let requirement: (WordMatch) -> Bool
+        switch pass {
+        case .titleWords: requirement = isLast ? { $0.title == 0 } : { $0.whole == 0 }
+        case .titleStarts: requirement = { $0.title == 0 }
+        case .anyField: requirement = { $0.any == 0 }
+        case .typos: requirement = { $0.any != WordMatch.none }
+        }
+        return try WordSource(alternatives, requirement: requirement)
+    }
+}

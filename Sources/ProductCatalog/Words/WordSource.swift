@@ -1,0 +1,189 @@
+/// How well one product matches one query word, from the lists it is found in: the fewest typos
+/// with which the word is a whole word of the title (``whole``), starts a word of the title
+/// (``title``), and starts a word of the title, brand or type (``any``); ``none`` for never.
+struct WordMatch: Equatable {
+    static let none: UInt8 = 3
+
+    private(set) var bits: UInt8 = 0xFF
+
+    var whole: UInt8 { bits & 3 }
+    var title: UInt8 { bits >> 2 & 3 }
+    var any: UInt8 { bits >> 4 & 3 }
+
+    /// Notes a list holding the product: the word's alternative at `distance` typos, whole when
+    /// it is the word itself (not a longer term it starts), in `fields`.
+    @inline(__always)
+    mutating func note(fields: UInt8, distance: UInt8, isWhole: Bool) {
+        var whole = self.whole, title = self.title, any = self.any
+        if fields & Posting.title != 0 {
+            title = Swift.min(title, distance)
+            if isWhole { whole = Swift.min(whole, distance) }
+        }
+        any = Swift.min(any, distance)
+        bits = whole | title << 2 | any << 4
+    }
+}
+
+/// One alternative of a query word: a list of the index (or of the changes since it was built),
+/// and what it stands for.
+struct WordAlternative {
+    enum Input {
+        case blocks(PostingCursor)
+        case memory([Posting], index: Int)
+    }
+
+    var input: Input
+    /// Typos between the word and this alternative (0 for the word's own terms and starts).
+    let distance: UInt8
+    /// True when the alternative is a whole word the query word stands for (not the start of longer ones).
+    let isWhole: Bool
+    /// Places of products changed since the index was built, whose postings in its lists are
+    /// stale and skipped (the changes' own lists hold them as they are now).
+    let stale: Set<Int64>?
+
+    init(_ input: Input, distance: UInt8, isWhole: Bool, stale: Set<Int64>?) throws {
+        self.input = input
+        self.distance = distance
+        self.isWhole = isWhole
+        self.stale = stale
+        try skipStale()
+    }
+
+    /// Moves past the postings of changed products.
+    @inline(__always)
+    private mutating func skipStale() throws {
+        guard let stale, case .blocks = input else { return }
+        while let posting = current, stale.contains(posting.row & WordPlacement.placeMask) { try step() }
+    }
+
+    var current: Posting? {
+        switch input {
+        case .blocks(let cursor): return cursor.current
+        case .memory(let postings, let index): return index < postings.count ? postings[index] : nil
+        }
+    }
+
+    mutating func next() throws {
+        try step()
+        try skipStale()
+    }
+
+    private mutating func step() throws {
+        switch input {
+        case .blocks(var cursor):
+            input = .memory([], index: 0)
+            try cursor.next()
+            input = .blocks(cursor)
+        case .memory(let postings, let index):
+            input = .memory(postings, index: index + 1)
+        }
+    }
+
+    mutating func advance(to row: Int64) throws {
+        switch input {
+        case .blocks(var cursor):
+            input = .memory([], index: 0)
+            try cursor.advance(to: row)
+            input = .blocks(cursor)
+        case .memory(let postings, var index):
+            guard index < postings.count, postings[index].row < row else { return }
+            var step = 1
+            while index + step < postings.count, postings[index + step].row < row {
+                index += step
+                step *= 2
+            }
+            var high = Swift.min(index + step, postings.count)
+            index += 1
+            while index < high {
+                let middle = (index + high) / 2
+                if postings[middle].row < row { index = middle + 1 } else { high = middle }
+            }
+            input = .memory(postings, index: index)
+        }
+        try skipStale()
+    }
+}
+
+/// The products one query word matches, in row order, each with how well (``WordMatch``): the
+/// union of its alternatives' lists, kept in a heap by their current row, and only the rows that
+/// meet `requirement`.
+struct WordSource {
+    private var alternatives: [WordAlternative]
+    /// Indices into ``alternatives`` not read to their end, a min-heap by current row.
+    private var heap: [Int]
+    /// Rows whose match does not meet it are skipped.
+    private let requirement: (WordMatch) -> Bool
+    private(set) var row: Int64?
+    private(set) var match = WordMatch()
+
+    init(_ alternatives: [WordAlternative], requirement: @escaping (WordMatch) -> Bool) throws {
+        self.alternatives = alternatives
+        self.requirement = requirement
+        heap = alternatives.indices.filter { alternatives[$0].current != nil }
+        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        try settle()
+    }
+
+    /// Moves past the current row.
+    mutating func next() throws {
+        guard let now = row else { return }
+        try skip(below: now + 1)
+        try settle()
+    }
+
+    /// Moves to the first row at or past `target` that meets the requirement.
+    mutating func advance(to target: Int64) throws {
+        guard let now = row, now < target else { return }
+        try skip(below: target)
+        try settle()
+    }
+
+    /// Moves every alternative to `target` or past it.
+    private mutating func skip(below target: Int64) throws {
+        while let top = heap.first, let row = alternatives[top].current?.row, row < target {
+            try alternatives[top].advance(to: target)
+            fixTop()
+        }
+    }
+
+    /// Takes the smallest row whose alternatives meet the requirement, noting its match.
+    private mutating func settle() throws {
+        while let top = heap.first, let first = alternatives[top].current?.row {
+            var match = WordMatch()
+            while let index = heap.first, let posting = alternatives[index].current, posting.row == first {
+                let alternative = alternatives[index]
+                match.note(fields: posting.fields, distance: alternative.distance, isWhole: alternative.isWhole)
+                try alternatives[index].next()
+                fixTop()
+            }
+            if requirement(match) {
+                // The alternatives are past it already: the next move starts from the row after.
+                row = first
+                self.match = match
+                return
+            }
+        }
+        row = nil
+    }
+
+    private mutating func fixTop() {
+        if alternatives[heap[0]].current == nil {
+            heap.swapAt(0, heap.count - 1)
+            heap.removeLast()
+        }
+        if !heap.isEmpty { siftDown(0) }
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var index = start
+        while true {
+            let left = 2 * index + 1, right = left + 1
+            var smallest = index
+            if left < heap.count, alternatives[heap[left]].current!.row < alternatives[heap[smallest]].current!.row { smallest = left }
+            if right < heap.count, alternatives[heap[right]].current!.row < alternatives[heap[smallest]].current!.row { smallest = right }
+            if smallest == index { return }
+            heap.swapAt(index, smallest)
+            index = smallest
+        }
+    }
+}
