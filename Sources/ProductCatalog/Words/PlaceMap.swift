@@ -90,8 +90,13 @@
     public final class Reader {
         private let connection: Connection
         private let byPlace: Statement
-        /// The last row read, kept: a page's products are often neighbours.
+        /// The rows read lately, by first place: a search walks each class of titles in place
+        /// order, so it comes back to a row once per class it walks.
+        private var rows: [Int64: [[UInt8]]] = [:]
+        /// The row read last, for ``place(of:)``.
         private var cached: (place: Int64, ids: [[UInt8]])?
+        /// How many decoded rows ``rows`` keeps before it starts again (about 1 MB at 64-byte productIds).
+        static let keptRows = 64
         /// Every row's first place and first productId (folded), read at the first ``place(of:)``.
         private var directory: [(place: Int64, firstId: [UInt8])]?
 
@@ -105,12 +110,18 @@
             if let cached, place >= cached.place, place < cached.place + Int64(cached.ids.count) {
                 return String(decoding: cached.ids[Int(place - cached.place)], as: UTF8.self)
             }
-            let found = try byPlace.using { () -> (Int64, [[UInt8]])? in
-                try byPlace.bind(1, place)
-                guard try byPlace.step() else { return nil }
-                return (byPlace.int64(at: 0), try byPlace.withBytes(at: 1) { try PlaceMap.productIds(in: $0) })
+            let directory = try self.directory ?? readDirectory()
+            guard let row = Self.row(holding: place, in: directory) else { return nil }
+            let first = directory[row].place
+            let ids: [[UInt8]]
+            if let kept = rows[first] {
+                ids = kept
+            } else {
+                guard let read = try readRow(atOrBefore: place), read.place == first else { return nil }
+                ids = read.ids
+                if rows.count >= Self.keptRows { rows.removeAll(keepingCapacity: true) }
+                rows[first] = ids
             }
-            guard let (first, ids) = found else { return nil }
             cached = (first, ids)
             guard place - first < Int64(ids.count) else { return nil }
             return String(decoding: ids[Int(place - first)], as: UTF8.self)
@@ -135,6 +146,25 @@
             guard let found = try self.productId(at: first), !found.isEmpty, let ids = cached?.ids,
                   let index = ids.firstIndex(where: { $0.map(ProductIdOrder.fold) == key }) else { return nil }
             return first + Int64(index)
+        }
+
+        private func readRow(atOrBefore place: Int64) throws -> (place: Int64, ids: [[UInt8]])? {
+            try byPlace.using { () -> (Int64, [[UInt8]])? in
+                try byPlace.bind(1, place)
+                guard try byPlace.step() else { return nil }
+                return (byPlace.int64(at: 0), try byPlace.withBytes(at: 1) { try PlaceMap.productIds(in: $0) })
+            }
+        }
+
+        /// The index in `directory` of the row that holds `place`, if any row starts at or before it.
+        private static func row(holding place: Int64, in directory: [(place: Int64, firstId: [UInt8])]) -> Int? {
+            var low = 0
+            var high = directory.count
+            while low < high {
+                let middle = (low + high) / 2
+                if directory[middle].place <= place { low = middle + 1 } else { high = middle }
+            }
+            return low > 0 ? low - 1 : nil
         }
 
         private func readDirectory() throws -> [(place: Int64, firstId: [UInt8])] {
