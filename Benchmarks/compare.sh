@@ -6,7 +6,6 @@
 #   Benchmarks/compare.sh --10m --runs 3       # 10,000,000 rows
 #   Benchmarks/compare.sh --with-sqlite-utils  # also one run of sqlite-utils insert
 #   Benchmarks/compare.sh --vocabulary realistic --with-fts5 --with-duckdb --runs 3
-#   Benchmarks/compare.sh --with-word-index-alone  # also the catalog's FTS5 index alone: a floor
 #
 # Run it on an otherwise idle machine: the report says how much CPU other processes used while
 # the runs were timed, so that a busy run can be recognised.
@@ -35,12 +34,6 @@ Options:
   --with-fts5           also time the sqlite3 shell's import followed by an FTS5 index of the
                         file's title, brand and type (detail=none, 'rebuild'): the shell doing
                         by hand what the catalog's word index does
-  --with-word-index-alone
-                        also time the sqlite3 shell building nothing but the catalog's own FTS5
-                        index (contentless, detail=column, prefix indexes of 1 to 3 characters)
-                        of the file's title, brand and type, read from a database the shell
-                        loaded before the runs (untimed): one of the structures catalog import
-                        builds, alone, with no parsing, checking or other index around it
   --with-duckdb         also time DuckDB (CREATE TABLE AS read_csv, then a unique index, into a
                         file), from PyPI into a venv in the work folder
   --with-sqlite-utils   also run `sqlite-utils insert ... --csv --pk productId` once; uses the
@@ -68,7 +61,6 @@ catalog=""
 with_sqlite_utils=0
 with_fts5=0
 with_duckdb=0
-with_word_index=0
 vocabulary=sample
 progress_compare=0
 keep=0
@@ -91,7 +83,6 @@ while [[ $# -gt 0 ]]; do
         --with-sqlite-utils) with_sqlite_utils=1; shift ;;
         --with-fts5) with_fts5=1; shift ;;
         --with-duckdb) with_duckdb=1; shift ;;
-        --with-word-index-alone) with_word_index=1; shift ;;
         --vocabulary) need_value "$@"; vocabulary="$2"; shift 2 ;;
         --progress-compare) progress_compare=1; shift ;;
         --keep) keep=1; shift ;;
@@ -195,19 +186,6 @@ cat >>"$fts_sql" <<EOF
 CREATE VIRTUAL TABLE words USING fts5($fts_columns, content='products', detail=none, tokenize='unicode61 remove_diacritics 2');
 INSERT INTO words(words) VALUES('rebuild');
 EOF
-# The catalog's word index alone (WordIndex's FTS5 table, as CatalogSchema creates it), from rows
-# the shell loaded into staged.sqlite before the runs.
-staged="$work/staged.sqlite"
-word_index_sql="$work/sqlite3-word-index.sql"
-staged_for_sql=${staged//\'/\'\'}
-cat >"$word_index_sql" <<EOF
-PRAGMA journal_mode=OFF;
-PRAGMA synchronous=OFF;
-PRAGMA cache_size=-64000;
-ATTACH '$staged_for_sql' AS staged;
-CREATE VIRTUAL TABLE words USING fts5($fts_columns, content='', detail=column, columnsize=0, prefix='1 2 3', tokenize='unicode61 remove_diacritics 2');
-INSERT INTO words(rowid, $fts_columns) SELECT rowid, $fts_columns FROM staged.products;
-EOF
 
 # sqlite-utils: the one on PATH, or else one installed from PyPI into a venv in the work folder.
 utils=""
@@ -271,11 +249,7 @@ timed() {
     fi
     end=$(now)
     local count
-    if [[ "$tool" == "$word_index_tool" ]]; then
-        # A contentless FTS5 table cannot be counted; the shell ran with -bail, so its one
-        # INSERT ... SELECT indexed every staged row or the run failed above.
-        count=$rows
-    elif [[ "$tool" == "$duckdb_tool" ]]; then
+    if [[ "$tool" == "$duckdb_tool" ]]; then
         count=$("$duckdb_python" -c "$duckdb_count" "$db")
     else
         count=$(sqlite3 "$db" 'SELECT count(*) FROM products')
@@ -301,14 +275,7 @@ quiet_tool='catalog import --quiet'
 sqlite_tool="sqlite3 .import (tuned)"
 fts5_tool="sqlite3 .import + FTS5"
 duckdb_tool="DuckDB read_csv"
-word_index_tool="sqlite3: the catalog's FTS5 alone"
 utils_tool='sqlite-utils insert'
-
-if (( with_word_index )); then
-    echo "Loading the file into $staged for the word index alone (untimed)..." >&2
-    rm -f "$staged"
-    sqlite3 -bail "$staged" <"$sql" >>"$log" 2>&1
-fi
 
 # How busy the machine is: the load average now (after the build), and, below, the CPU time that
 # processes other than the timed ones used while they ran.
@@ -322,9 +289,6 @@ for (( run = 1; run <= runs; run++ )); do
     timed "$sqlite_tool" "$work/sqlite3.sqlite" "$sql" -- sqlite3 -bail "$work/sqlite3.sqlite"
     if (( with_fts5 )); then
         timed "$fts5_tool" "$work/sqlite3-fts5.sqlite" "$fts_sql" -- sqlite3 -bail "$work/sqlite3-fts5.sqlite"
-    fi
-    if (( with_word_index )); then
-        timed "$word_index_tool" "$work/sqlite3-word-index.sqlite" "$word_index_sql" -- sqlite3 -bail "$work/sqlite3-word-index.sqlite"
     fi
     if [[ -n "$duckdb_python" ]]; then
         timed "$duckdb_tool" "$work/duckdb.db" /dev/null -- "$duckdb_python" -c "$duckdb_import" "$work/duckdb.db" "$csv"
@@ -398,15 +362,10 @@ report() {
     echo "checks and converts every field, stores prices as integer thousandths, keeps productId unique"
     echo "ignoring case and swaps the new catalog in atomically; the sqlite3 line stores the raw"
     echo "text with no checks, journaling or syncing, then builds the index."
-    echo "catalog import also builds the word index (FTS5 with prefix indexes of 1 to 3 characters, the"
-    echo "terms and their starts), the facet counts and the sort indexes by price, title and order added."
+    echo "catalog import also builds its word index (each term's and each 1-3 character start's products,"
+    echo "the term list, the places), the facet counts and the sort indexes by price and title."
     if (( with_fts5 )); then
         echo "\`$fts5_tool\` adds an FTS5 index of $fts_columns (detail=none, no prefix indexes) to the shell's work."
-    fi
-    if (( with_word_index )); then
-        echo "\`$word_index_tool\` builds only the catalog's FTS5 index of $fts_columns (contentless,"
-        echo "detail=column, prefix indexes of 1 to 3 characters), from the rows already in a database:"
-        echo "one of the structures catalog import builds, without the rest of its work."
     fi
     if [[ -n "$duckdb_python" ]]; then
         echo "DuckDB reads every column as text and builds a unique index on productId, in a database file."
