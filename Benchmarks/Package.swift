@@ -77,12 +77,6 @@ let package = Package(
             dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage), "InProcessTiming"],
             path: "Benchmarks/StoreFilters"
         ),
-        // The word index's block layout measured against FTS5 on a given catalog (issue 44).
-        .executableTarget(
-            name: "WordIndexProbe",
-            dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage)],
-            path: "Benchmarks/WordIndexProbe"
-        ),
         .executableTarget(
             name: "Search",
             dependencies: benchmarkDependencies,

@@ -165,7 +165,7 @@ public final class CatalogEditor {
                 writing = true
                 defer { writing = false }
                 let result = try body()
-                try WordIndex.settlePending(connection)
+                try WordLists.compactIfWanted(connection, products: try CatalogUpdate.productCount(connection))
                 return result
             }
         }

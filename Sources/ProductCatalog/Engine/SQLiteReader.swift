@@ -57,10 +57,9 @@ struct SQLiteReader {
     /// and `filters`, and how many match in all.
     ///
     /// A prefix's count is exact, and so is a query's without words (`q=` alone counts the
-    /// catalog); a query with words stops past ``ProductSearch/queryCountCap``, or earlier for a word whose
-    /// matches are checked one by one (``ProductSearch/countBudget``), with `complete` false and
-    /// the count a lower bound: counting every word match of a common word on ten million
-    /// products takes seconds.
+    /// catalog); a query with words stops past ``ProductSearch/queryCountCap``, with `complete`
+    /// false and the count a lower bound: counting every word match of a common word on ten
+    /// million products takes seconds.
     mutating func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool = true, sort: SearchSort = .relevance,
                        after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int, complete: Bool) {
         guard let search = try currentSearch() else { return (SearchPage(products: [], nextCursor: nil), 0, true) }

@@ -4,14 +4,14 @@ import Foundation
 ///
 /// A search lists productId matches first, in productId order, then word matches tier by tier
 /// (see ``ProductSearch/page(query:filters:after:limit:)``); the cursor holds the last productId
-/// or, among word matches, the last one's tier and place in the word index. Its text form is
+/// or, among word matches, the last one's bucket and place in the word index. Its text form is
 /// opaque (base64url) so that people pass it back unchanged.
 public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
     /// The last productId of the previous page; empty when that page ended among word matches.
     public var lastProductId: String
     /// The place in the word index of the previous page's last word match, when it ended among them.
     public var lastWordRow: Int64?
-    /// The tier of the previous page's last word match (its ``WordTier/rawValue``), with ``lastWordRow``.
+    /// The bucket of the previous page's last word match (see ``wordBucket``), with ``lastWordRow``.
     public var lastWordTier: Int?
     /// Where the previous page of a sorted search ended (see ``SearchSort``).
     public var sortPosition: SortPosition?
@@ -21,28 +21,34 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
         lastWordRow = nil
     }
 
-    /// A cursor after the word match at `wordRow` of `tier` (row 0 of the first tier: before the first word match).
-    public init(afterWordMatch tier: WordTier, row wordRow: Int64) {
+    /// A cursor after the word match at `wordRow` in the bucket `code` of the ranking rules
+    /// (see ``wordBucket``; bucket 0, row 0: before the first word match).
+    public init(afterWordBucket code: Int, row wordRow: Int64) {
         lastProductId = ""
         lastWordRow = wordRow
-        lastWordTier = tier.rawValue
+        lastWordTier = code
+    }
+
+    /// Where among word matches the next page of a catalog file's search starts: a bucket of the
+    /// ranking rules and a word row.
+    var bucketPosition: (rank: MatchRank, row: Int64)? {
+        guard let lastWordRow, let rank = MatchRank(code: lastWordTier ?? 0) else { return nil }
+        return (rank, lastWordRow)
+    }
+
+    /// The previous page's last word match, when it ended among them: its bucket of the ranking
+    /// rules (typos × 4 + where the words are: 0 an exact title, 1 every word in the title, 2
+    /// every word starting a title word, 3 in any field; see ``SearchSort/relevance``) and its
+    /// word row. Both engines read and write it alike.
+    public var wordBucket: (code: Int, row: Int64)? {
+        guard let lastWordRow else { return nil }
+        return (lastWordTier ?? 0, lastWordRow)
     }
 
     /// A cursor after `position` in a sorted search.
     public init(after position: SortPosition) {
         lastProductId = ""
         sortPosition = position
-    }
-
-    /// Where among word matches the next page starts, when this cursor is among them.
-    var wordPosition: ProductSearch.WordPosition? {
-        guard let lastWordRow else { return nil }
-        return ProductSearch.WordPosition(tier: lastWordTier.flatMap(WordTier.init(rawValue:)) ?? .exactTitle, row: lastWordRow)
-    }
-
-    /// The tier and word row of the previous page's last word match, when it ended among them.
-    public var wordMatch: (tier: WordTier, row: Int64)? {
-        wordPosition.map { ($0.tier, $0.row) }
     }
 
     /// Reads a cursor produced by ``description``; nil when `text` is not one.
@@ -70,9 +76,9 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
             self.init(after: SortPosition(sort: sort, value: value, productId: productId))
         } else if key.hasPrefix(Self.wordMarker) {
             let parts = key.dropFirst(Self.wordMarker.count).split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 2, let tier = Int(parts[0]).flatMap(WordTier.init(rawValue:)),
+            guard parts.count == 2, let tier = Int(parts[0]), (0..<16).contains(tier),
                   let row = Int64(parts[1]), row >= 0 else { return nil }
-            self.init(afterWordMatch: tier, row: row)
+            self.init(afterWordBucket: tier, row: row)
         } else {
             self.init(after: key)
         }
@@ -80,7 +86,7 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
 
     /// The opaque text to hand back for the next page.
     public var description: String {
-        let key = lastWordRow.map { Self.wordMarker + String(lastWordTier ?? WordTier.exactTitle.rawValue) + "." + String($0) }
+        let key = lastWordRow.map { Self.wordMarker + String(lastWordTier ?? 0) + "." + String($0) }
             ?? sortPosition.map { position in
                 let value = switch position.value {
                 case .number(let number)?: "n\u{1}\(number)"

@@ -63,45 +63,17 @@ extension ProductSearch {
             try bindPrefixMatch(query, filters, to: byId)
             try tally(byId)
         }
-        let plan = words && !more ? try wordPlan(query, typos: typos) : nil
-        if !more, let plan, !plan.checksCandidates {
-            // Tier by tier, the values read in the same statement as the matches.
-            let range = PrefixRange(prefix: query)
-            let exactRows = plan.tiers.contains(.exactTitle) ? try exactTitleRows(plan) : []
-            let exact = try exactTitles(exactRows, after: 0, excluding: range, filters: filters, limit: cap + 1)
+        if !more, words, let plan = try indexPlan(query, typos: typos) {
+            // The word matches in the search's order, one past what the cap leaves room for.
+            let hits = try indexHits(plan, after: nil, excluding: PrefixRange(prefix: query), filters: filters, limit: cap - counted + 1)
             let read = try prepared("SELECT \(values) FROM \(CatalogSchema.table) p WHERE p.productId = ?1")
-            for match in exact where !more {
-                guard counted < cap else { more = true; break }
-                try read.using {
-                    try read.bind(1, match.productId)
-                    guard try read.step() else { return }
-                    add(read)
-                    counted += 1
-                }
-            }
-            for tier in plan.tiers where tier != .exactTitle && !more {
-                guard case .match(let expression) = plan.candidates(tier) else { continue }
-                let skipped = tier == .titleWords && !exactRows.isEmpty
-                    ? " AND \(WordIndex.table).rowid NOT IN (\(exactRows.map(String.init).joined(separator: ",")))" : ""
-                let byWord = try prepared("SELECT \(values) " + (try wordMatchClauses(excluding: range, filters, joiningProducts: true))
-                    + skipped + " ORDER BY \(WordIndex.table).rowid LIMIT ?5")
-                try byWord.using {
-                    try bindWordMatch(expression, excluding: range, filters, to: byWord)
-                    try tally(byWord)
-                }
-            }
-        } else if !more, let plan {
-            // Words checked one by one: the matches in the search's order, one past what the cap leaves room for.
-            let matches = try wordMatches(plan, after: nil, excluding: PrefixRange(prefix: query), filters: filters,
-                                          limit: cap - counted + 1)
-            let read = try prepared("SELECT \(values) FROM \(CatalogSchema.table) p WHERE p.productId = ?1")
-            for match in matches {
+            for hit in hits {
                 guard counted < cap else {
                     more = true
                     break
                 }
                 try read.using {
-                    try read.bind(1, match.productId)
+                    try read.bind(1, hit.productId)
                     guard try read.step() else { return }
                     add(read)
                     counted += 1

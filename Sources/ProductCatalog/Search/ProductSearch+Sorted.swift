@@ -10,7 +10,7 @@ extension ProductSearch {
                      after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
         guard sort != .relevance else { return try page(query: query, filters: filters, typos: typos, after: cursor, limit: limit) }
         precondition(limit > 0, "a page holds at least one product")
-        let plan = try wordPlan(query, typos: typos)
+        let plan = try indexPlan(query, typos: typos)
         let after = cursor?.sortPosition.flatMap { $0.sort == sort ? $0 : nil }
         var keys: [SortKey]
         // A collection is counted first too: a small one is read and sorted, not found by walking the catalog.
@@ -76,10 +76,9 @@ extension ProductSearch {
     private func allMatches(_ query: String, plan: WordPlan?, filters: SearchFilters, sort: SearchSort, count: Int) throws -> [SortKey] {
         var ids = try page(prefix: query, filters: filters, limit: max(1, count)).products.map(\.productId)
         if let plan {
-            ids += try wordMatches(plan, after: nil, excluding: PrefixRange(prefix: query), filters: filters, limit: max(1, count)).map(\.productId)
+            ids += try indexHits(plan, after: nil, excluding: PrefixRange(prefix: query), filters: filters, limit: max(1, count)).map(\.productId)
         }
-        let statement = try prepared("SELECT \(try sortExpression(sort)) FROM \(CatalogSchema.table) p "
-            + (sort == .newest ? "JOIN \(WordIndex.rowsTable) w ON w.productId = p.productId " : "") + "WHERE p.productId = ?1")
+        let statement = try prepared("SELECT \(try sortExpression(sort)) \(try sortSource(sort)) WHERE p.productId = ?1")
         var keys: [SortKey] = []
         for id in ids {
             try statement.using {
@@ -101,9 +100,9 @@ extension ProductSearch {
     private func walk(_ sort: SearchSort, filters: SearchFilters, after: SortPosition?, limit: Int,
                       _ keep: (SortedRow) throws -> Bool) throws -> [SortKey] {
         let value = try sortExpression(sort)
-        let fields = try WordIndex.columns.map { ProductColumn.expression(for: $0, alias: "p", columnNames: try productColumnNames) }
+        let fields = try WordLists.fields.map { ProductColumn.expression(for: $0, alias: "p", columnNames: try productColumnNames) }
         let columns = "\(value), p.productId, " + fields.joined(separator: ", ")
-        let from = "FROM \(CatalogSchema.table) p" + (sort == .newest ? " JOIN \(WordIndex.rowsTable) w ON w.productId = p.productId" : "")
+        let from = try sortSource(sort)
         let filter = try filterClause(filters).sql
         let descending = sort == .priceDescending || sort == .newest
         let order = descending ? "DESC" : "ASC"
@@ -168,8 +167,15 @@ extension ProductSearch {
         case .title:
             return "nullif(\(ProductColumn.expression(for: .title, alias: "p", columnNames: names)), '') COLLATE NOCASE"
         case .newest:
-            return "(w.wordRow & \(WordPlacement.placeMask))"
+            return try connection.hasTable(ProductAdditions.table) ? "a.seq" : "NULL"
         }
+    }
+
+    /// `FROM …` for the products `p` with what ``sortExpression(_:)`` reads: for the newest
+    /// first, the order products were added in since the last import (``ProductAdditions``).
+    private func sortSource(_ sort: SearchSort) throws -> String {
+        guard sort == .newest, try connection.hasTable(ProductAdditions.table) else { return "FROM \(CatalogSchema.table) p" }
+        return "FROM \(CatalogSchema.table) p LEFT JOIN \(ProductAdditions.table) a ON a.productId = p.productId"
     }
 
     private static func sortValue(_ statement: Statement, _ column: Int32, _ sort: SearchSort) -> SortPosition.SortValue? {

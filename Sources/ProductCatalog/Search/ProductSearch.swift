@@ -26,19 +26,10 @@ public final class ProductSearch {
     /// The most matches a sorted search sorts in memory; with more, it reads the catalog in the
     /// sort's order and keeps the products that match, which then come often enough.
     var sortedInMemory = 5_000
-    /// The count of word matches the last page's pass over checked candidates saw whole, for the count that follows it.
-    var lastCheckedCount: (words: [String], candidates: WordPlan.Candidates, filters: SearchFilters, range: PrefixRange, count: Int)?
-    /// The most candidates of the later tiers one checking pass reads before it leaves them to a query each.
-    var checkedPassBudget = 2_000
-    /// The catalog's product count, with the term list's version it was read at.
-    private var knownProducts: (version: Int64, products: Int)?
-    /// The term list in memory, read at the first typo search.
-    private var dictionary: TermDictionary?
     /// The catalog's own word index, read at the first word search (``catalogWords()``).
     var indexWords: CatalogWords?
-    /// Candidate counts already made by plans, by expression and limit: the page and the count
-    /// of a keystroke make the same plan. (A count gone stale only makes a plan slower.)
-    private var candidatesCounted: [String: Int] = [:]
+    /// The products changed since it was built, read again at each change of the file (``catalogDelta(_:)``).
+    var indexDelta: WordDelta?
 
     /// Opens the catalog at `databasePath` for reading.
     public init(databasePath: String) throws {
@@ -227,50 +218,17 @@ public final class ProductSearch {
         }
     }
 
-    /// About how many products the catalog holds (0 for a layout without facet counts): read again
-    /// when the term list changes, which is close enough for choosing how to look words up.
+    /// About how many products the catalog holds (0 for a layout without facet counts), for
+    /// choosing how to look words up.
     func catalogProducts() throws -> Int {
-        let version = try WordIndex.termsVersion(connection)
-        if let known = knownProducts, known.version == version { return known.products }
-        let products = try FacetIndex.productCount(connection) ?? 0
-        knownProducts = (version, products)
-        return products
+        try FacetIndex.productCount(connection) ?? 0
     }
 
-    /// Reads the term list that typo tolerance walks (about 10 MB and 50 ms for a million terms),
-    /// which the first search with typos would read otherwise; again only after a write added terms.
+    /// Reads the word index's term list and the typo dictionary made from it (about 10 MB and
+    /// 50 ms for a million terms), which the first word search would read otherwise; again only
+    /// after the index was built anew.
     public func loadTermList() throws {
-        _ = try currentDictionary()
-    }
-
-    /// The term list in memory, read again when a write changed it.
-    private func currentDictionary() throws -> TermDictionary {
-        let version = try WordIndex.termsVersion(connection)
-        if let dictionary, dictionary.version == version { return dictionary }
-        let read = try TermDictionary(connection: connection, version: version)
-        dictionary = read
-        return read
-    }
-
-    /// The terms (or starts of terms) within `allowance` edits of the folded `word`.
-    func nearTerms(_ word: String, within allowance: Int, asPrefix: Bool) throws -> [NearTerm] {
-        try currentDictionary().nearKept(word, within: allowance, asPrefix: asPrefix)
-    }
-
-    /// How many products the FTS5 expression `match` finds, counting no further than `limit`.
-    func candidateCount(_ match: String, upTo limit: Int) throws -> Int {
-        let key = "\(limit)\u{0}" + match
-        if let counted = candidatesCounted[key] { return counted }
-        let statement = try prepared(Self.counting("FROM \(WordIndex.table) WHERE \(WordIndex.table) MATCH ?1", limited: true))
-        let counted = try statement.using {
-            try statement.bind(1, match)
-            try statement.bind(9, Int64(limit))
-            try statement.step()
-            return Int(statement.int64(at: 0))
-        }
-        if candidatesCounted.count >= 1_024 { candidatesCounted.removeAll() }
-        candidatesCounted[key] = counted
-        return counted
+        _ = try catalogWords()
     }
 
     func prepared(_ sql: String) throws -> Statement {

@@ -48,13 +48,13 @@ struct MatchRank: Comparable, Hashable {
     /// The best bucket of a product whose words match as `matches` (one per query word), its
     /// exact title aside (which ``Place/exactTitle`` needs its title's words to tell); nil when
     /// some word matches none of its fields.
-    static func of(_ matches: [WordMatch]) -> MatchRank? {
-        guard let last = matches.last, !matches.contains(where: { $0.any == WordMatch.none }) else { return nil }
+    static func of(_ matches: [WordFit]) -> MatchRank? {
+        guard let last = matches.last, !matches.contains(where: { $0.any == WordFit.none }) else { return nil }
         var best = MatchRank(typos: matches.reduce(0) { $0 + Int($1.any) }, place: .anyField)
-        if !matches.contains(where: { $0.title == WordMatch.none }) {
+        if !matches.contains(where: { $0.title == WordFit.none }) {
             best = Swift.min(best, MatchRank(typos: matches.reduce(0) { $0 + Int($1.title) }, place: .titleStarts))
         }
-        if last.title != WordMatch.none, !matches.dropLast().contains(where: { $0.whole == WordMatch.none }) {
+        if last.title != WordFit.none, !matches.dropLast().contains(where: { $0.whole == WordFit.none }) {
             let typos = matches.dropLast().reduce(0) { $0 + Int($1.whole) } + Int(last.title)
             best = Swift.min(best, MatchRank(typos: typos, place: .titleWords))
         }

@@ -12,8 +12,8 @@ public enum SearchSort: String, Sendable, CaseIterable, Hashable {
     case priceDescending = "-price"
     /// Title, ignoring ASCII case.
     case title
-    /// The products added last first: the last replacing import's in reverse productId order,
-    /// after those added since, latest first.
+    /// The products added last first: those added since the last replacing import, latest first,
+    /// then that import's in reverse productId order.
     case newest
 
     /// The names `--sort` and `sort=` take, in a sentence.

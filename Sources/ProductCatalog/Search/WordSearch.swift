@@ -27,7 +27,18 @@ extension ProductSearch {
         if let words = indexWords, words.version == version { return words }
         let read = try CatalogWords(connection: connection)
         indexWords = read
+        indexDelta = nil
         return read
+    }
+
+    /// The products changed since the index was built (``WordChanges``), read again whenever
+    /// another connection committed to the file; nil when none changed.
+    func catalogDelta(_ index: CatalogWords) throws -> WordDelta? {
+        let version = try connection.scalarInt("PRAGMA data_version") ?? 0
+        if let delta = indexDelta, delta.dataVersion == version { return delta.isEmpty ? nil : delta }
+        let read = try WordDelta(connection: connection, index: index, dataVersion: version)
+        indexDelta = read
+        return read.isEmpty ? nil : read
     }
 
     /// The plan for the words of `query` over the catalog's own index; nil when it has no words,
@@ -38,7 +49,8 @@ extension ProductSearch {
         let folded = try wordTokenizer.tokens(words.text)
         var limits = planLimits
         limits.broadProducts = max(limits.broadProducts, Int(Double(try catalogProducts()) * limits.broadShare))
-        return try WordPlan(folded: folded, terms: IndexTerms(terms: index.terms, dictionary: index.dictionary, limits: limits), typos: typos)
+        let terms = IndexTerms(terms: index.terms, dictionary: index.dictionary, delta: try catalogDelta(index), limits: limits)
+        return try WordPlan(folded: folded, terms: terms, typos: typos)
     }
 
     /// Up to `limit` word matches of `plan` after `position` (from the first, for nil), in the
@@ -47,7 +59,7 @@ extension ProductSearch {
     func indexHits(_ plan: WordPlan, after position: (rank: MatchRank, row: Int64)?, excluding range: PrefixRange,
                    filters: SearchFilters, limit: Int) throws -> [IndexHit] {
         guard limit > 0, let index = try catalogWords() else { return [] }
-        var run = try WordRun(search: self, index: index, plan: plan, range: range, filters: filters)
+        var run = try WordRun(search: self, index: index, delta: try catalogDelta(index), plan: plan, range: range, filters: filters)
         var hits: [IndexHit] = []
         let start = position?.rank ?? .first
         func after(_ rank: MatchRank) -> Int64 { position?.rank == rank ? position!.row + 1 : 0 }
@@ -98,7 +110,7 @@ extension ProductSearch {
     /// leave out, counting up to `limit`.
     func indexCount(_ plan: WordPlan, excluding range: PrefixRange, filters: SearchFilters, limit: Int?) throws -> (count: Int, isComplete: Bool) {
         guard let index = try catalogWords() else { return (0, true) }
-        var run = try WordRun(search: self, index: index, plan: plan, range: range, filters: filters)
+        var run = try WordRun(search: self, index: index, delta: try catalogDelta(index), plan: plan, range: range, filters: filters)
         var counted = 0
         var complete = true
         try run.scan(run.typosPossible ? .typos : .anyField, from: 0, ranking: false) { _, _, _ in
@@ -119,6 +131,8 @@ struct WordRun {
 
     let search: ProductSearch
     let index: CatalogWords
+    /// The products changed since the index was built; nil when none did.
+    let delta: WordDelta?
     let plan: WordPlan
     let range: PrefixRange
     /// Whether some product has a productId in `range`: only then is a candidate's productId compared.
@@ -133,9 +147,10 @@ struct WordRun {
     /// Whether some word has near terms.
     var typosPossible: Bool { plan.words.contains { !$0.near.isEmpty } }
 
-    init(search: ProductSearch, index: CatalogWords, plan: WordPlan, range: PrefixRange, filters: SearchFilters) throws {
+    init(search: ProductSearch, index: CatalogWords, delta: WordDelta?, plan: WordPlan, range: PrefixRange, filters: SearchFilters) throws {
         self.search = search
         self.index = index
+        self.delta = delta
         self.plan = plan
         self.range = range
         self.filters = filters
@@ -149,7 +164,7 @@ struct WordRun {
 
     /// Calls `body` with each candidate of `pass` from row `start` on, in row order, with its
     /// bucket (with `ranking`), until it returns false. With `classOnly`, only the rows of titles
-    /// of that many words.
+    /// of that many words. Without `ranking`, the productId is "" unless a range or filter needed it.
     mutating func scan(_ pass: Pass, from start: Int64, classOnly: Int? = nil, ranking: Bool = true,
                        _ body: (MatchRank, Int64, String) throws -> Bool) throws {
         var sources = try plan.words.indices.map { try source(word: $0, pass: pass) }
@@ -186,7 +201,12 @@ struct WordRun {
                 if found == MatchRank(typos: 0, place: .titleWords), try isExactTitle(row) { found = MatchRank.first }
                 rank = found
             }
-            guard let productId = try index.places.productId(at: row & WordPlacement.placeMask) else { continue }
+            // A count that neither leaves out a prefix range nor filters needs no productId.
+            guard ranking || !rangeIsEmpty || check != nil else {
+                guard try body(rank, row, "") else { return }
+                continue
+            }
+            guard let productId = try productId(at: row) else { continue }
             if !rangeIsEmpty, range.contains(productId) { continue }
             if let check {
                 let passes = try check.using {
@@ -204,11 +224,17 @@ struct WordRun {
     private mutating func isExactTitle(_ row: Int64) throws -> Bool {
         guard WordPlacement.wordClass(of: row) == Int64(plan.words.count) else { return false }
         if let known = exactTitles[row] { return known }
-        guard let productId = try index.places.productId(at: row & WordPlacement.placeMask),
-              let title = try search.product(id: productId)?.title else { return false }
+        guard let productId = try productId(at: row), let title = try search.product(id: productId)?.title else { return false }
         let exact = try search.wordTokenizer.tokens(title) == plan.folded
         exactTitles[row] = exact
         return exact
+    }
+
+    /// The productId of the product at `row`: a changed one's, or the index's.
+    private func productId(at row: Int64) throws -> String? {
+        let place = row & WordPlacement.placeMask
+        if let delta, let changed = delta.productIds[place] { return changed }
+        return try index.places.productId(at: place)
     }
 
     /// Word `word`'s source in `pass`: the lists it needs, and what a row must match.
@@ -216,51 +242,65 @@ struct WordRun {
         let isLast = word == plan.words.count - 1
         let planned = plan.words[word]
         var alternatives: [WordAlternative] = []
-        var lists = Set<Int>()
-        func add(_ list: Int, distance: UInt8, isWhole: Bool) throws {
-            guard lists.insert(list).inserted else { return }
-            alternatives.append(try index.alternative(list, distance: distance, isWhole: isWhole))
-        }
+        var added = Set<String>()
         let terms = index.terms
-        let folded = Array(planned.folded.utf8)
-        /// The lists of the terms `start` begins (one list for a start of up to three characters).
-        func starts(_ start: [UInt8], distance: UInt8, wholeFor word: [UInt8]?) throws {
-            if String(decoding: start, as: UTF8.self).unicodeScalars.count <= TermList.maxPrefixLength, let list = terms.list(ofStart: start) {
-                try add(list, distance: distance, isWhole: false)
-            } else {
-                for list in terms.terms(startingWith: start) {
-                    try add(list, distance: distance, isWhole: word.map { w in terms.withName(list) { $0.elementsEqual(w) } } ?? false)
-                }
+        let stale = delta?.stale
+        /// A term's list, and the changed products' postings of it.
+        func term(_ name: [UInt8], distance: UInt8, isWhole: Bool) throws {
+            guard added.insert("t:" + String(decoding: name, as: UTF8.self)).inserted else { return }
+            if let list = terms.list(ofTerm: name) {
+                alternatives.append(try WordAlternative(.blocks(terms.cursor(list, store: index.store)), distance: distance, isWhole: isWhole, stale: stale))
+            }
+            if let postings = delta?.postings(ofTerm: name) {
+                alternatives.append(try WordAlternative(.memory(postings, index: 0), distance: distance, isWhole: isWhole, stale: nil))
             }
         }
-        let whole = isLast ? nil : terms.list(ofTerm: folded)
+        /// The lists of the terms `start` begins: one list for a start of up to three characters.
+        func starts(_ start: [UInt8], distance: UInt8, wholeFor word: [UInt8]?) throws {
+            if String(decoding: start, as: UTF8.self).unicodeScalars.count <= TermList.maxPrefixLength {
+                guard added.insert("s:" + String(decoding: start, as: UTF8.self)).inserted else { return }
+                if let list = terms.list(ofStart: start) {
+                    alternatives.append(try WordAlternative(.blocks(terms.cursor(list, store: index.store)), distance: distance, isWhole: false, stale: stale))
+                }
+                if let postings = delta?.postings(ofStart: start) {
+                    alternatives.append(try WordAlternative(.memory(postings, index: 0), distance: distance, isWhole: false, stale: nil))
+                }
+                return
+            }
+            for list in terms.terms(startingWith: start) {
+                let name = terms.withName(list) { Array($0) }
+                try term(name, distance: distance, isWhole: word == name)
+            }
+            for name in delta?.terms(startingWith: start) ?? [] { try term(name, distance: distance, isWhole: word == name) }
+        }
+        let folded = Array(planned.folded.utf8)
         switch pass {
         case .titleWords:
             if isLast {
                 if planned.starts != .nothing { try starts(folded, distance: 0, wholeFor: nil) }
-            } else if let whole {
-                try add(whole, distance: 0, isWhole: true)
+            } else {
+                try term(folded, distance: 0, isWhole: true)
             }
         case .titleStarts, .anyField, .typos:
-            if let whole { try add(whole, distance: 0, isWhole: true) }
+            if !isLast { try term(folded, distance: 0, isWhole: true) }
             if planned.starts != .nothing { try starts(folded, distance: 0, wholeFor: isLast ? nil : folded) }
             if pass == .typos {
                 for near in planned.near {
                     let text = Array(near.text.utf8)
                     if isLast {
                         try starts(text, distance: UInt8(near.distance), wholeFor: nil)
-                    } else if let list = terms.list(ofTerm: text) {
-                        try add(list, distance: UInt8(near.distance), isWhole: true)
+                    } else {
+                        try term(text, distance: UInt8(near.distance), isWhole: true)
                     }
                 }
             }
         }
-        let requirement: (WordMatch) -> Bool
+        let requirement: (WordFit) -> Bool
         switch pass {
         case .titleWords: requirement = isLast ? { $0.title == 0 } : { $0.whole == 0 }
         case .titleStarts: requirement = { $0.title == 0 }
         case .anyField: requirement = { $0.any == 0 }
-        case .typos: requirement = { $0.any != WordMatch.none }
+        case .typos: requirement = { $0.any != WordFit.none }
         }
         return try WordSource(alternatives, requirement: requirement)
     }

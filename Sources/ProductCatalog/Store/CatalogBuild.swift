@@ -27,9 +27,8 @@ final class CatalogBuild {
     private(set) var productsBefore = 0
     /// Products added, edited or deleted by hand since the previous import, which a replacement discards.
     private(set) var editsReplaced = 0
-    /// A replacement's word index, built beside it; nil for an upsert, whose index the triggers keep.
-    private var words: WordIndexBuilder?
-    /// A replacement's own word index (``WordLists``), built beside it.
+    /// A replacement's word index (``WordLists``), built beside it; nil for an upsert, whose
+    /// changes the triggers note (``WordChanges``).
     private var lists: WordIndexBuild?
     private let pageSize: Int
     /// A replacement's facet counts; nil for an upsert, whose counts the triggers keep.
@@ -80,9 +79,8 @@ final class CatalogBuild {
         try database {
             let fields = ProductField.allCases.filter { insertColumns.contains($0.columnName) }
             try connection.execute(CatalogSchema.createStatements(extraColumns: extraColumns, fields: fields))
-            try connection.execute(WordIndex.createStatements)
-            words = try WordIndexBuilder(path: wordsPath, insertColumns: insertColumns, connection: connection)
-            lists = try WordIndexBuild(path: buildPath + ".lists", insertColumns: insertColumns, pageSize: pageSize)
+            try connection.execute(WordLists.createStatements)
+            lists = try WordIndexBuild(path: listsPath, insertColumns: insertColumns, pageSize: pageSize)
             facets = FacetTotals(insertColumns: insertColumns, valuesKept: facetValuesKept)
             inserter = try BatchInserter(connection: connection, columns: insertColumns)
             try connection.begin(.deferred)
@@ -110,7 +108,6 @@ final class CatalogBuild {
             if let upsert { return try upsert.write(rows, parameters: parameters) }
             try inserter?.insert(rows, parameters: parameters)
             let checked = CheckedRows(batch: rows, parameters: parameters)
-            try words?.add(checked)
             try lists?.add(checked)
             facets?.add(checked)
         }
@@ -120,7 +117,6 @@ final class CatalogBuild {
     func commitAndContinue() throws {
         guard let connection else { return }
         try database {
-            try words?.flush()
             try lists?.flush()
             try connection.commit()
             try connection.begin(.deferred)
@@ -135,21 +131,17 @@ final class CatalogBuild {
             productsDeleted = upsert?.deleted ?? 0
             upsert = nil
             // The index's thread finishes its index while this one builds the other indexes.
-            try words?.finishWriting()
             try lists?.finishWriting()
             if let facets, facets.isComplete { try facets.write(into: connection) }
             facets = nil
-            if words != nil { try WordIndex.indexTitleKeys(connection) }
             try CatalogSchema.upgrade(connection)
-            if let words {
+            if let lists {
                 try connection.commit()
-                try words.finish(into: connection)
-                self.words = nil
-                try lists?.finish(into: connection)
-                lists = nil
+                try lists.finish(into: connection)
+                self.lists = nil
                 try connection.begin(.deferred)
             }
-            try WordIndex.settlePending(connection)
+            if copyingLive { try WordLists.compactIfWanted(connection, products: try CatalogUpdate.productCount(connection)) }
             if !copyingLive { try carryFavorites(into: connection) }
             try connection.commit()
             if try !copyingLive && liveIsCatalog() { try carrySideTables(into: connection) }
@@ -190,8 +182,6 @@ final class CatalogBuild {
 
     /// Deletes the build file and its journal, leaving the live catalog as it was.
     func abandon() {
-        words?.abandon()
-        words = nil
         lists?.abandon()
         lists = nil
         inserter = nil
@@ -298,12 +288,11 @@ final class CatalogBuild {
     private func removeBuildFiles() throws {
         try FileSystem.removeIfPresent(buildPath)
         try FileSystem.removeIfPresent(buildPath + "-journal")
-        try FileSystem.removeIfPresent(wordsPath)
-        try FileSystem.removeIfPresent(buildPath + ".lists")
+        try FileSystem.removeIfPresent(listsPath)
     }
 
-    /// Where a replacement builds its word index (see ``WordIndexBuilder``).
-    private var wordsPath: String { buildPath + ".words" }
+    /// Where a replacement builds its word index (see ``WordIndexBuild``).
+    private var listsPath: String { buildPath + ".lists" }
 
     /// Runs `body`, turning a file error into ``CatalogError/cannotWrite(_:)``.
     private func destination<T>(_ body: () throws -> T) throws -> T {

@@ -18,14 +18,16 @@
 /// Prices are integer thousandths of their currency's unit (`12.50` is 12500), exact for every
 /// currency, KWD's three decimals included. Layout version 1 kept cents in `listPriceCents` and
 /// `salesPriceCents`; it is read as it is and upgraded by the first write (``upgrade(_:)``).
-/// Layout 3 added the word index (``WordIndex``), layout 4 its term list, and layout 5 its
-/// order (fewest title words first), its field of each word and its exact titles; the first
-/// write gives an older catalog the index of this layout, built anew.
+/// Layouts 3 to 5 kept words in FTS5; layout 6 keeps them in the catalog's own index
+/// (``WordLists``), with the changes since it was built noted beside it (``WordChanges``) and
+/// the order of products added since the last import (``ProductAdditions``). A catalog of an
+/// older layout is searched by productId alone until its first write (an import or an edit),
+/// which drops FTS5's tables and builds the index from its products.
 public enum CatalogSchema {
     /// `PRAGMA application_id` of a catalog file ("PCAT"), so we never overwrite someone else's database.
     public static let applicationID: Int32 = 0x5043_4154
     /// `PRAGMA user_version` of the current layout.
-    public static let version: Int32 = 5
+    public static let version: Int32 = 6
     /// The table holding the products.
     public static let table = "products"
     /// The page size of a new catalog whose rows have `lengths`: the smallest of 4, 8 and 16 KiB
@@ -125,7 +127,8 @@ public enum CatalogSchema {
         for field in ProductField.allCases where existing[field.columnName.lowercased()] == nil {
             try connection.execute("ALTER TABLE \(table) ADD COLUMN \(field.columnDefinition)")
         }
-        try WordIndex.upgrade(connection)
+        try WordLists.upgrade(connection)
+        try connection.execute(ProductAdditions.createStatements)
         try FacetIndex.upgrade(connection)
         try connection.execute(sortIndexes)
         if try connection.scalarInt("PRAGMA user_version") ?? 0 < Int64(version) {
@@ -133,13 +136,12 @@ public enum CatalogSchema {
         }
     }
 
-    /// The indexes sorted searches walk (see ``SearchSort``): by effective price, by title, and by
-    /// the order products were added (their place in the word index). The expressions are the
-    /// ones the searches order by, so SQLite reads the index instead of sorting.
+    /// The indexes sorted searches walk (see ``SearchSort``): by effective price and by title.
+    /// The expressions are the ones the searches order by, so SQLite reads the index instead of
+    /// sorting.
     static let sortIndexes = """
         CREATE INDEX IF NOT EXISTS \(table)_price ON \(table) (ifnull(salesPriceMilli, listPriceMilli), productId);
         CREATE INDEX IF NOT EXISTS \(table)_title ON \(table) (nullif(title, '') COLLATE NOCASE, productId);
-        CREATE INDEX IF NOT EXISTS \(WordIndex.rowsTable)_place ON \(WordIndex.rowsTable) ((wordRow & \(WordPlacement.placeMask)));
         """
 
     /// What an existing file at a path is.

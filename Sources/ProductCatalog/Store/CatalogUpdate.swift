@@ -84,7 +84,7 @@ final class CatalogUpdate {
     /// Products the file did not list, deleted (0 unless asked); final after ``finish()``.
     private(set) var productsDeleted = 0
 
-    /// Settles the word index and returns how many products the catalog will hold; the commit is ``install()``'s.
+    /// Builds the word index anew when enough changed since it was built, and returns how many products the catalog will hold; the commit is ``install()``'s.
     func finish() throws -> Int {
         guard let connection else { return 0 }
         return try database {
@@ -92,8 +92,9 @@ final class CatalogUpdate {
             productsDeleted = writer?.deleted ?? 0
             changedNothing = writer?.changedNothing ?? false
             writer = nil
-            try WordIndex.settlePending(connection)
-            return try Self.productCount(connection)
+            let products = try Self.productCount(connection)
+            try WordLists.compactIfWanted(connection, products: products)
+            return products
         }
     }
 

@@ -12,7 +12,6 @@ final class UpsertWriter {
     /// `extraColumns` the file's own, added when the catalog lacks them).
     init(connection: Connection, extraColumns: [String], insertColumns: [String], deletingMissing: DeletionOfMissing?) throws {
         inserter = try Self.inserter(into: connection, extraColumns: extraColumns, insertColumns: insertColumns)
-        try WordIndex.deferWrites(connection)
         missing = try deletingMissing.map { try MissingProducts(connection: connection, sparing: $0.spared) }
         self.connection = connection
         changesBefore = connection.totalChanges

@@ -13,11 +13,14 @@ public struct Highlights: Sendable, Hashable {
         public var end: Int
         /// The query word it matched, folded as the index folds it.
         public var word: String
+        /// True when it matched only as a close spelling of the word (with typos).
+        public var isTypo: Bool
 
-        public init(start: Int, end: Int, word: String) {
+        public init(start: Int, end: Int, word: String, isTypo: Bool = false) {
             self.start = start
             self.end = end
             self.word = word
+            self.isTypo = isTypo
         }
     }
 
@@ -43,12 +46,16 @@ public struct Highlights: Sendable, Hashable {
 }
 
 extension Highlights: JSONRepresentable {
-    /// `{"title":[{"start":0,"end":5,"word":"linen"}],…}`, the fields without matches left out.
+    /// `{"title":[{"start":0,"end":5,"word":"linen"}],…}`, the fields without matches left out;
+    /// a close spelling has `"typo":true`.
     public var jsonValue: JSONValue {
-        .object(WordIndex.columns.compactMap { field in
+        .object(WordLists.fields.compactMap { field in
             guard let matches = fields[field], !matches.isEmpty else { return nil }
             return JSONValue.Member(field.rawValue, .array(matches.map { match in
-                .object(["start": .int(match.start), "end": .int(match.end), "word": .string(match.word)])
+                var members = [JSONValue.Member("start", .int(match.start)), JSONValue.Member("end", .int(match.end)),
+                               JSONValue.Member("word", .string(match.word))]
+                if match.isTypo { members.append(JSONValue.Member("typo", .bool(true))) }
+                return .object(members)
             }))
         })
     }
@@ -58,7 +65,7 @@ extension ProductSearch {
     /// Where `product`'s title, brand and type hold the words of `query` (with near words when
     /// `typos`); empty when the query has no words.
     public func highlights(of product: Product, query: String, typos: Bool = true) throws -> Highlights {
-        guard let plan = try wordPlan(query, typos: typos) else { return Highlights() }
+        guard let plan = try indexPlan(query, typos: typos) else { return Highlights() }
         return try highlights(of: product, plan: plan)
     }
 
@@ -77,7 +84,7 @@ extension WordPlan {
         let nearWhole = plan.words.map { Set($0.near.map { Array($0.text.utf8) }) }
         let nearStarts = plan.words.last?.near.map { Array($0.text.utf8) } ?? []
         var result = Highlights()
-        for field in WordIndex.columns {
+        for field in WordLists.fields {
             guard var text = Self.indexedText(of: product, field), !text.isEmpty else { continue }
             var matches: [Highlights.Match] = []
             try text.withUTF8 { bytes in
@@ -92,7 +99,13 @@ extension WordPlan {
                     guard let index else { return }
                     let start = String(decoding: buffer[..<range.lowerBound], as: UTF8.self).utf16.count
                     let length = String(decoding: buffer[range], as: UTF8.self).utf16.count
-                    matches.append(Highlights.Match(start: start, end: start + length, word: plan.words[index].folded))
+                    let isTypo = !token.starts(with: words[index])
+                    // Pairs of characters of one run overlap (``CJKBigrams``): one match spans them.
+                    if let previous = matches.last, previous.end > start {
+                        matches[matches.count - 1].end = max(previous.end, start + length)
+                        return
+                    }
+                    matches.append(Highlights.Match(start: start, end: start + length, word: plan.words[index].folded, isTypo: isTypo))
                 }
             }
             if !matches.isEmpty { result.fields[field] = matches }

@@ -15,8 +15,8 @@ public struct NearTerm: Hashable, Sendable {
 /// of the edit distance (Damerau's restricted form: insertion, deletion, substitution, or two
 /// neighbouring characters swapped, each counting one) between the word and the path so far, and
 /// leaves a branch as soon as every entry of the row passes the allowance. A million terms take
-/// about 10 MB; a search loads them once, and again only when a write added terms
-/// (``WordIndex/termsVersion(_:)``).
+/// about 10 MB; a search loads them from the word index's term list once (``CatalogWords``),
+/// and again only when the index is built anew.
 final class TermDictionary: @unchecked Sendable {
     /// The terms' bytes, one after another.
     private let bytes: [UInt8]
@@ -24,7 +24,7 @@ final class TermDictionary: @unchecked Sendable {
     private let starts: [Int32]
     /// The longest term's length in bytes, the deepest the walk goes.
     private let longest: Int
-    /// The term list's version when it was read.
+    /// The version of the term list it was made from.
     let version: Int64
     /// The answers of ``nearKept(_:within:asPrefix:)`` lately, by word and allowance: typing a
     /// query looks its first words up again at every keystroke (ten long words took 30 ms a
@@ -32,18 +32,6 @@ final class TermDictionary: @unchecked Sendable {
     private var nearFound: [String: [Near]] = [:]
     /// Guards ``nearFound``, the one thing that changes: searches on several threads share a dictionary.
     private let lock = NSLock()
-
-    /// Reads every term of the catalog's list.
-    convenience init(connection: Connection, version: Int64) throws {
-        var bytes: [UInt8] = []
-        var starts: [Int32] = [0]
-        let statement = try connection.prepare("SELECT term FROM \(WordIndex.termsTable) ORDER BY term")
-        while try statement.step() {
-            statement.withBytes(at: 0) { bytes.append(contentsOf: $0) }
-            starts.append(Int32(bytes.count))
-        }
-        self.init(bytes: bytes, starts: starts, version: version)
-    }
 
     /// The terms whose UTF-8 bytes follow one another in `bytes`, each starting at its entry of
     /// `starts` (which ends with `bytes.count`), sorted byte by byte.

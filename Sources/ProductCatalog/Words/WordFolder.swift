@@ -9,7 +9,7 @@ public final class WordFolder {
     private let tokenizer: WordTokenizer
 
     /// The product fields whose words a catalog's word index holds: title, brand and type.
-    public static let indexedFields: [ProductField] = WordIndex.columns
+    public static let indexedFields: [ProductField] = WordLists.fields
 
     public init() throws {
         tokenizer = try WordTokenizer(connection: Connection(path: ":memory:"))

@@ -2,12 +2,9 @@
 ///
 /// The import's writing thread hands each batch's productIds, titles, brands and types over in
 /// chunks (about a megabyte, at most two waiting), in productId order, which is place order. The
-/// index's thread gives each product its place (``PlaceMap``) and its word row, folds its words
-/// into postings (``PostingsBuilder``), and whenever those pass ``memoryBudget`` spills them as a
-/// sorted segment (``PostingSegment``); at the end it merges the segments into page-sized blocks
-/// and the term list, all in a file of its own (`<build>.words`, no journal), which the writing
-/// thread copies into the build when it is done with the products. Memory stays bounded whatever
-/// the catalog's size; no row is written per term or per posting.
+/// index's thread writes the index from them (``WordListsWriter``) into a file of its own
+/// (`<build>.lists`, no journal), which the writing thread copies into the build when it is done
+/// with the products.
 final class WordIndexBuild {
     /// The file the index is built in.
     let path: String
@@ -17,8 +14,8 @@ final class WordIndexBuild {
     private let columns: [Int?]
     private var chunk = ProductWords()
 
-    /// Postings held in memory before a segment is spilled, in bytes; tests lower it to spill many.
-    nonisolated(unsafe) static var memoryBudget = 16 << 20
+    /// Postings held in memory before a segment is spilled, in bytes.
+    static let memoryBudget = 16 << 20
 
     /// Starts the index's thread for a build whose rows fill `insertColumns`, its pages `pageSize` bytes.
     init(path: String, insertColumns: [String], pageSize: Int) throws {
@@ -98,19 +95,8 @@ final class WordIndexBuild {
             PRAGMA cache_size = -2048;
             \(WordLists.createStatements)
             """)
-        let capacity = SQLitePostingStore.blockCapacity(pageSize: pageSize)
         try connection.begin(.deferred)
-        let insertPlace = try connection.prepare("INSERT INTO \(PlaceMap.table) (place, firstId, data) VALUES (?1, ?2, ?3)")
-        var places = PlaceMap.Writer(capacity: capacity) { place, firstId, data in
-            try insertPlace.using {
-                try insertPlace.bind(1, place)
-                try insertPlace.bind(2, utf8: firstId)
-                try insertPlace.bind(3, blob: data)
-                _ = try insertPlace.step()
-            }
-        }
-        var builder = try PostingsBuilder()
-        var segments: [PostingSegment] = []
+        var writer = try WordListsWriter(connection: connection, spillPath: path, budget: budget)
         var fields: [UnsafeRawBufferPointer?] = [nil, nil, nil]
         while let chunk = try queue.take() {
             try chunk.text.withUnsafeBytes { text in
@@ -127,28 +113,11 @@ final class WordIndexBuild {
                             start += length
                         }
                     }
-                    let place = try places.add(productId)
-                    _ = try builder.add(place: place, fields: fields)
-                    if builder.memory >= budget {
-                        segments.append(try PostingSegment(writing: builder, path: path + ".segment\(segments.count)"))
-                        builder = try PostingsBuilder()
-                    }
+                    try writer.add(productId: productId, fields: fields)
                 }
             }
         }
-        try places.finish()
-        if builder.postings > 0 || segments.isEmpty {
-            segments.append(try PostingSegment(writing: builder, path: path + ".segment\(segments.count)"))
-        }
-        builder = try PostingsBuilder()
-        let appender = try SQLitePostingStore.Appender(connection: connection)
-        var writer = PostingBlocks.Writer(capacity: capacity) { try appender.append($0, $1, $2) }
-        let terms = try PostingSegment.merge(segments, into: &writer)
         try writer.finish()
-        segments = []
-        try terms.write(to: connection, blockCapacity: capacity)
-        try WordLists.setMaxPlace(places.nextPlace - 1, connection)
-        try WordLists.setVersion(Int64.random(in: 1..<Int64.max), connection)
         try connection.commit()
     }
 }

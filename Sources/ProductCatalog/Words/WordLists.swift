@@ -36,6 +36,41 @@
         """
     }
 
+    /// The statements that drop the index's tables.
+    static var dropStatements: String {
+        tables.map { "DROP TABLE IF EXISTS \($0);\n" }.joined()
+    }
+
+    /// The word index of layouts 3 to 5, FTS5's (its tables, triggers and index), which this
+    /// layout's replaces.
+    static let dropFTS5Statements = """
+        DROP TRIGGER IF EXISTS words_insert; DROP TRIGGER IF EXISTS words_update; DROP TRIGGER IF EXISTS words_delete;
+        DROP TABLE IF EXISTS words; DROP TABLE IF EXISTS word_products; DROP TABLE IF EXISTS word_terms;
+        DROP TABLE IF EXISTS word_prefixes; DROP TABLE IF EXISTS word_terms_pending; DROP TABLE IF EXISTS word_pending;
+        DROP TABLE IF EXISTS word_meta; DROP TABLE IF EXISTS word_stale;
+        """
+
+    /// Gives the catalog on `connection` this layout's index, inside the caller's transaction:
+    /// one made by an earlier version drops FTS5's and has its index built from its products;
+    /// then the triggers that note changes (``WordChanges``) are made. Every writer calls it
+    /// before it writes (``CatalogSchema/upgrade(_:)``).
+    static func upgrade(_ connection: Connection) throws {
+        if try connection.hasTable("word_products") || connection.hasTable("words") {
+            try connection.execute(dropFTS5Statements)
+        }
+        if try !exists(connection) {
+            try WordListsWriter.rebuild(connection, spillPath: connection.path + ".words")
+        }
+        try connection.execute(WordChanges.createStatements)
+    }
+
+    /// Builds the index anew when the changes noted since it was built are many enough
+    /// (``WordChanges/wantCompaction(_:products:)``): what an upsert or an edit calls before it commits.
+    static func compactIfWanted(_ connection: Connection, products: Int) throws {
+        guard try exists(connection), try WordChanges.wantCompaction(connection, products: products) else { return }
+        try WordListsWriter.rebuild(connection, spillPath: connection.path + ".words")
+    }
+
     /// The tables copied from a build's file into the catalog.
     static let tables = [SQLitePostingStore.blocksTable, SQLitePostingStore.startsTable, TermList.table, PlaceMap.table, metaTable]
 

@@ -1,7 +1,7 @@
 /// How well one product matches one query word, from the lists it is found in: the fewest typos
 /// with which the word is a whole word of the title (``whole``), starts a word of the title
 /// (``title``), and starts a word of the title, brand or type (``any``); ``none`` for never.
-struct WordMatch: Equatable {
+struct WordFit: Equatable {
     static let none: UInt8 = 3
 
     private(set) var bits: UInt8 = 0xFF
@@ -104,7 +104,7 @@ struct WordAlternative {
     }
 }
 
-/// The products one query word matches, in row order, each with how well (``WordMatch``): the
+/// The products one query word matches, in row order, each with how well (``WordFit``): the
 /// union of its alternatives' lists, kept in a heap by their current row, and only the rows that
 /// meet `requirement`.
 struct WordSource {
@@ -112,11 +112,11 @@ struct WordSource {
     /// Indices into ``alternatives`` not read to their end, a min-heap by current row.
     private var heap: [Int]
     /// Rows whose match does not meet it are skipped.
-    private let requirement: (WordMatch) -> Bool
+    private let requirement: (WordFit) -> Bool
     private(set) var row: Int64?
-    private(set) var match = WordMatch()
+    private(set) var match = WordFit()
 
-    init(_ alternatives: [WordAlternative], requirement: @escaping (WordMatch) -> Bool) throws {
+    init(_ alternatives: [WordAlternative], requirement: @escaping (WordFit) -> Bool) throws {
         self.alternatives = alternatives
         self.requirement = requirement
         heap = alternatives.indices.filter { alternatives[$0].current != nil }
@@ -149,7 +149,7 @@ struct WordSource {
     /// Takes the smallest row whose alternatives meet the requirement, noting its match.
     private mutating func settle() throws {
         while let top = heap.first, let first = alternatives[top].current?.row {
-            var match = WordMatch()
+            var match = WordFit()
             while let index = heap.first, let posting = alternatives[index].current, posting.row == first {
                 let alternative = alternatives[index]
                 match.note(fields: posting.fields, distance: alternative.distance, isWhole: alternative.isWhole)

@@ -1,7 +1,7 @@
 /// A catalog's term list as a plan reads it (see ``WordPlan``): which terms a word starts, how
 /// many products those hold, and which terms are near it. A catalog file reads it from its word
-/// index (``WordTermList``); a store without one keeps it in memory (``WordVocabulary``). Both
-/// plan a query alike, so both find the same products in the same tiers.
+/// index (``IndexTerms``); PostgreSQL keeps it in memory (``WordVocabulary``). Both plan a query
+/// alike, so both find the same products in the same tiers.
 protocol WordTerms {
     /// False while products wait to be settled: new terms may be missing from the list.
     var isSettled: Bool { get }
@@ -10,15 +10,12 @@ protocol WordTerms {
     /// Up to `limit` terms that start with `prefix`, byte by byte in order, with the products holding each.
     func terms(startingWith prefix: String, limit: Int) throws -> [(term: String, docs: Int)]
     /// The products holding a term that starts with `prefix`, of at most
-    /// ``WordIndex/countedPrefixLength`` characters, summed over the terms.
+    /// ``TermList/maxPrefixLength`` characters, summed over the terms.
     func productsOfStart(_ prefix: String) throws -> Int
     /// How many terms start with `prefix`, counting up to `limit`, and the products holding them, summed.
     func termsAndProducts(startingWith prefix: String, upTo limit: Int) throws -> (terms: Int, products: Int)
     /// The terms (or with `asPrefix`, starts of terms) within `allowance` edits of `word`.
     func near(_ word: String, within allowance: Int, asPrefix: Bool) throws -> [NearTerm]
-    /// How many products the FTS5 expression `match` finds, counting no further than `limit`;
-    /// nil when the store cannot count it (then no word is checked instead of looked up).
-    func candidates(_ match: String, upTo limit: Int) throws -> Int?
 }
 
 extension WordTerms {
@@ -32,8 +29,8 @@ extension WordTerms {
             return WordPlan.Word(folded: word, isTerm: isTerm, starts: .terms(listed.map(\.term)), products: listed.reduce(0) { $0 + $1.docs })
         }
         let products = try estimatedProducts(startingWith: word)
-        // FTS5 keeps a prefix index of the shortest starts: one lookup, whatever they match.
-        let isBroad = word.unicodeScalars.count > WordIndex.indexedPrefixLength && products > limits.broadProducts
+        // A start of up to three characters has a list of its own: one read, whatever it matches.
+        let isBroad = word.unicodeScalars.count > TermList.maxPrefixLength && products > limits.broadProducts
         return WordPlan.Word(folded: word, isTerm: isTerm, starts: isBroad ? .broad : .prefixQuery, products: products)
     }
 
@@ -41,7 +38,7 @@ extension WordTerms {
     /// bound): from the counted starts for a short prefix, by counting for a long one, or
     /// `Int.max` when it starts more than ``WordPlan/Limits/maxCountedTerms`` terms.
     private func estimatedProducts(startingWith prefix: String) throws -> Int {
-        if prefix.unicodeScalars.count <= WordIndex.countedPrefixLength { return try productsOfStart(prefix) }
+        if prefix.unicodeScalars.count <= TermList.maxPrefixLength { return try productsOfStart(prefix) }
         let counted = try termsAndProducts(startingWith: prefix, upTo: limits.maxCountedTerms + 1)
         return counted.terms > limits.maxCountedTerms ? Int.max : counted.products
     }

@@ -9,7 +9,8 @@
 /// - ``oneTypo``, ``twoTypos``, ``moreTypos``: the same, with that many typos in all (see ``WordPlan``).
 ///
 /// A product is listed once, in the best tier it meets. Within a tier, products with fewer title
-/// words come first, then the catalog's order (see ``WordIndex``).
+/// words come first, then the catalog's order (see ``WordLists``). With typos, each of the typo
+/// tiers is split by where the words are, as for matches without (``KeysetCursor/wordBucket``).
 public enum WordTier: Int, Sendable, CaseIterable, Comparable {
     case exactTitle = 1, titleWords, titleStarts, anyField
     /// Matched with one typo in all (see ``WordPlan``), in any field.
@@ -23,6 +24,9 @@ public enum WordTier: Int, Sendable, CaseIterable, Comparable {
 
     /// True for the tiers of products matched with typos.
     public var isTypo: Bool { self >= .oneTypo }
+
+    /// The bucket of the ranking rules a tier without typos is (``KeysetCursor/wordBucket``): 0 to 3.
+    public var bucket: Int { rawValue - 1 }
 
     /// The best tier without typos a product with these folded title words and other (brand and
     /// type) words meets for the folded query `words` (the last one a prefix); nil when it meets none.

@@ -1,7 +1,8 @@
 import CSQLite
 
 /// The word index's own tokenizer (FTS5's `unicode61 remove_diacritics 2`), called directly:
-/// the words of a text exactly as the index stores them, lower-cased and without accents.
+/// the words of a text exactly as the index stores them, lower-cased and without accents, runs
+/// of Chinese and Japanese split into pairs of characters (``CJKBigrams``).
 ///
 /// The search folds a query's words with it before looking them up among the index's terms,
 /// and writers list the terms of the products they change; any other folding (Foundation's
@@ -64,8 +65,8 @@ final class WordTokenizer {
             return withUnsafeMutablePointer(to: &body) { context in
                 tokenize(instance, context, flags, text.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(text.count)) { context, _, token, count, _, _ in
                     guard let context, let token else { return SQLITE_OK }
-                    context.assumingMemoryBound(to: ((UnsafeRawBufferPointer) -> Void).self)
-                        .pointee(UnsafeRawBufferPointer(start: token, count: Int(count)))
+                    let body = context.assumingMemoryBound(to: ((UnsafeRawBufferPointer) -> Void).self)
+                    CJKBigrams.split(UnsafeRawBufferPointer(start: token, count: Int(count))) { piece, _ in body.pointee(piece) }
                     return SQLITE_OK
                 }
             }
@@ -81,8 +82,13 @@ final class WordTokenizer {
             return withUnsafeMutablePointer(to: &body) { context in
                 tokenize(instance, context, FTS5_TOKENIZE_DOCUMENT, text.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(text.count)) { context, _, token, count, start, end in
                     guard let context, let token else { return SQLITE_OK }
-                    context.assumingMemoryBound(to: ((UnsafeRawBufferPointer, Range<Int>) -> Void).self)
-                        .pointee(UnsafeRawBufferPointer(start: token, count: Int(count)), Int(start)..<Int(end))
+                    let body = context.assumingMemoryBound(to: ((UnsafeRawBufferPointer, Range<Int>) -> Void).self)
+                    let whole = Int(start)..<Int(end)
+                    // A piece's own bytes when folding kept the token's length, else the whole token's.
+                    let exact = whole.count == Int(count)
+                    CJKBigrams.split(UnsafeRawBufferPointer(start: token, count: Int(count))) { piece, range in
+                        body.pointee(piece, exact ? whole.lowerBound + range.lowerBound..<whole.lowerBound + range.upperBound : whole)
+                    }
                     return SQLITE_OK
                 }
             }

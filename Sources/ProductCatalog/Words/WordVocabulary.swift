@@ -47,7 +47,7 @@ public final class WordVocabulary: Sendable {
     /// The range of terms starting with `prefix`.
     private func range(of prefix: String) -> Range<Int> {
         let low = dictionary.firstTerm(notBefore: Array(prefix.utf8))
-        let high = dictionary.firstTerm(notBefore: WordTermList.upperBound(prefix))
+        let high = dictionary.firstTerm(notBefore: WordVocabulary.upperBound(prefix))
         return low..<max(low, high)
     }
 
@@ -75,9 +75,13 @@ public final class WordVocabulary: Sendable {
         func near(_ word: String, within allowance: Int, asPrefix: Bool) throws -> [NearTerm] {
             vocabulary.dictionary.nearKept(word, within: allowance, asPrefix: asPrefix)
         }
+    }
 
-        /// Not counted: no word is left to be checked on candidates, which changes how a file
-        /// finds matches, not which.
-        func candidates(_ match: String, upTo limit: Int) throws -> Int? { nil }
+    /// The prefix with its last byte raised by one: terms are compared byte by byte, and the last
+    /// byte of UTF-8 text is never 0xFF, so it bounds the terms that start with the prefix.
+    static func upperBound(_ prefix: String) -> [UInt8] {
+        var upper = Array(prefix.utf8)
+        upper[upper.count - 1] += 1
+        return upper
     }
 }

@@ -89,7 +89,7 @@ public final class PostgresProductSearch: Sendable {
             page.highlights = try folder.withLock { folder in try page.products.map { try folder.highlights(of: $0, plan: plan) } }
             return page
         }
-        let position = cursor?.wordMatch
+        let position = cursor?.wordBucket
         if position == nil {
             let prefixPage = try await page(prefix: query, filters: filters, after: cursor, limit: limit)
             if prefixPage.nextCursor != nil { return try highlighted(prefixPage) }
@@ -97,52 +97,52 @@ public final class PostgresProductSearch: Sendable {
         }
         guard let plan, let tiers = try await tiers(plan) else { return try highlighted(SearchPage(products: products, nextCursor: nil)) }
         let room = limit - products.count
-        let after = position ?? (WordTier.exactTitle, 0)
+        let after = position ?? (0, 0)
         let rows = try await wordMatchRows(tiers, after: after, excludingPrefix: query, filters: filters, columns: "p.*", limit: room + 1)
         var last = after
         do {
             for row in rows.prefix(room) {
                 products.append(try PostgresProductRow.product(row))
                 let cells = row.makeRandomAccess()
-                let tier = WordTier(rawValue: try cells[PostgresWordTiers.tierColumn].decode(Int.self)) ?? .moreTypos
-                last = (tier, try cells[PostgresSchema.wordRowColumn].decode(Int64.self))
+                last = (try cells[PostgresWordTiers.tierColumn].decode(Int.self), try cells[PostgresSchema.wordRowColumn].decode(Int64.self))
             }
         } catch {
             throw PostgresCatalogError.wrap(error, location: session.location, doing: "search by words")
         }
         guard rows.count > room else { return try highlighted(SearchPage(products: products, nextCursor: nil)) }
-        return try highlighted(SearchPage(products: products, nextCursor: KeysetCursor(afterWordMatch: last.tier, row: last.row)))
+        return try highlighted(SearchPage(products: products, nextCursor: KeysetCursor(afterWordBucket: last.code, row: last.row)))
     }
 
-    /// Up to `limit` word matches after `after`, in order, each row with `columns`, its tier and
-    /// its word row: one query per tier without typos, from the cursor's, until `limit` are found,
+    /// Up to `limit` word matches after `after`, in order, each row with `columns`, its bucket of
+    /// the ranking rules (``KeysetCursor/wordBucket``) and its word row: one query per tier without
+    /// typos (buckets 0 to 3), from the cursor's, until `limit` are found,
     /// so that a tier with many matches is read in word-row order from its index and stops at a
     /// page (one query for every tier at once sorted all of `t`'s 600,000 matches on a realistic
     /// million); then one query for the typo tiers together, which hold few products each.
-    private func wordMatchRows(_ tiers: PostgresWordTiers, after: (tier: WordTier, row: Int64), excludingPrefix prefix: String,
+    private func wordMatchRows(_ tiers: PostgresWordTiers, after: (code: Int, row: Int64), excludingPrefix prefix: String,
                                filters: SearchFilters, columns: String, limit: Int) async throws -> [PostgresRow] {
         var rows: [PostgresRow] = []
         let row = PostgresSchema.wordRowColumn
-        for tier in tiers.plan.tiers where !tier.isTypo && tier >= after.tier && rows.count < limit {
+        for tier in tiers.plan.tiers where !tier.isTypo && tier.bucket >= after.code && rows.count < limit {
             var statement = PostgresStatement()
-            var sql = "SELECT \(columns), \(tier.rawValue) AS \(PostgresWordTiers.tierColumn) FROM products p WHERE "
+            var sql = "SELECT \(columns), \(tier.bucket) AS \(PostgresWordTiers.tierColumn) FROM products p WHERE "
             sql += tiers.condition(of: tier, in: &statement)
             sql += PostgresPrefix(prefix).condition(in: &statement, excluding: true)
             sql += PostgresFilters.conditions(filters, in: &statement)
-            if tier == after.tier { sql += " AND \(row) > \(statement.bind(after.row))" }
+            if tier.bucket == after.code { sql += " AND \(row) > \(statement.bind(after.row))" }
             // `+ 0` keeps the planner from walking the word-row index for a tier it would guess dense.
             statement.sql = sql + " ORDER BY \(row)\(tiers.walksWordRows(tier) ? "" : " + 0") LIMIT \(limit - rows.count)"
             rows += try await session.rows(statement.query, doing: "search by words")
         }
         if rows.count < limit, tiers.plan.tiers.contains(where: \.isTypo) {
             var statement = PostgresStatement()
-            let tier = tiers.typoTier(in: &statement)
-            var sql = "SELECT * FROM (SELECT \(columns), \(tier) AS \(PostgresWordTiers.tierColumn) FROM products p WHERE "
+            let bucket = tiers.typoBucket(in: &statement)
+            var sql = "SELECT * FROM (SELECT \(columns), \(bucket) AS \(PostgresWordTiers.tierColumn) FROM products p WHERE "
             sql += tiers.typoCandidates(in: &statement)
             sql += PostgresPrefix(prefix).condition(in: &statement, excluding: true)
             sql += PostgresFilters.conditions(filters, in: &statement)
-            let from: (tier: WordTier, row: Int64) = after.tier.isTypo ? after : (.oneTypo, 0)
-            sql += ") m WHERE (\(PostgresWordTiers.tierColumn), \(row)) > (\(statement.bind(from.tier.rawValue)), \(statement.bind(from.row)))"
+            let from: (code: Int, row: Int64) = after.code >= 4 ? after : (4, 0)
+            sql += ") m WHERE (\(PostgresWordTiers.tierColumn), \(row)) > (\(statement.bind(from.code)), \(statement.bind(from.row)))"
             statement.sql = sql + " ORDER BY \(PostgresWordTiers.tierColumn), \(row) LIMIT \(limit - rows.count)"
             rows += try await session.rows(statement.query, doing: "search by words")
         }
@@ -256,7 +256,7 @@ public final class PostgresProductSearch: Sendable {
         let columns = FacetCounts.fields.map { PostgresSchema.quote($0.columnName) }
         var rows = try await facetRows(prefix: query, filters: filters, cap: cap)
         if rows.count <= cap, let plan = try await plan(query, typos: typos), let tiers = try await tiers(plan) {
-            let matches = try await wordMatchRows(tiers, after: (.exactTitle, 0), excludingPrefix: query, filters: filters,
+            let matches = try await wordMatchRows(tiers, after: (0, 0), excludingPrefix: query, filters: filters,
                                                   columns: columns.map { "p." + $0 }.joined(separator: ", ") + ", p.\(PostgresSchema.wordRowColumn)",
                                                   limit: cap + 1 - rows.count)
             rows += try matches.map { row in try row.makeRandomAccess()[0..<columns.count].map { try $0.decode(String?.self) } }

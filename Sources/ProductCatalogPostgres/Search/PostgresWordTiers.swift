@@ -9,8 +9,9 @@ import ProductCatalog
 /// - title starts: `'linen':*A & 'sh':*A`;
 /// - any field: `'linen':* & 'sh':*`;
 /// - typos: each word counts the fewest typos it matches with (0 when it starts a word, else the
-///   distance of the nearest term of the plan it is, or for the last word starts), and the tier
-///   is the sum, as ``WordPlan`` defines it.
+///   distance of the nearest term of the plan it is, or for the last word starts), and the
+///   products are ranked by the sum, then by where the words are, as a file's search ranks them
+///   (``typoBucket(in:)``).
 ///
 /// The plan (which terms are near, which tiers exist) comes from ``WordVocabulary``, the same
 /// code a file plans with. Within a tier, products come in `catalog_word_row` order.
@@ -68,7 +69,7 @@ struct PostgresWordTiers {
         matches(plan.words.indices.map { ($0, "(" + alternatives(ofWord: $0).joined(separator: " | ") + ")") }, in: &statement)
     }
 
-    /// The condition of the products in `tier` alone, each tier's own `tsquery` and not the
+    /// The condition of the products in `tier` (one without typos) alone, each tier's own `tsquery` and not the
     /// one before it, so that PostgreSQL estimates each on its own: a dense tier is read in
     /// word-row order from its index and stops at a page, a sparse one is found by the word index
     /// and sorted (one expression for every tier, filtered, walked the word rows of a million
@@ -85,7 +86,7 @@ struct PostgresWordTiers {
         case .titleStarts: return "\(matches(titleStarts, in: &statement)) AND NOT \(checks(titleWords, in: &statement))"
         case .anyField: return "\(matches(anyField, in: &statement)) AND NOT \(checks(titleStarts, in: &statement))"
         case .oneTypo, .twoTypos, .moreTypos:
-            return "\(typoCandidates(in: &statement)) AND \(typoTier(in: &statement)) = \(tier.rawValue)"
+            return "\(typoCandidates(in: &statement)) AND \(typoBucket(in: &statement)) / 4 = \(tier.rawValue - WordTier.anyField.rawValue)"
         }
     }
 
@@ -94,20 +95,31 @@ struct PostgresWordTiers {
         "\(anyTier(in: &statement)) AND NOT \(checks(plan.words.indices.map(start), in: &statement))"
     }
 
-    /// The typo tier of a product of ``typoCandidates(in:)`` (its ``WordTier/rawValue``): each
-    /// word counts the fewest typos it matches with, and the tier is their sum (three or more in one).
-    func typoTier(in statement: inout PostgresStatement) -> String {
-        var typos: [String] = []
-        for index in plan.words.indices {
-            var distances = ["WHEN \(checks([start(index)], in: &statement)) THEN 0"]
+    /// The bucket of the ranking rules (``KeysetCursor/wordBucket``: typos × 4 + where) of a
+    /// product of ``typoCandidates(in:)``, as a file's search ranks it: each word counts the fewest
+    /// typos it matches with, as a whole word of the title (the last word as a start), as the
+    /// start of a title word, or in any field; the bucket is the best of the three sums (three
+    /// or more typos in one), title words before title starts before any field.
+    func typoBucket(in statement: inout PostgresStatement) -> String {
+        let last = plan.words.count - 1
+        /// Word `index`'s fewest typos as `exact` (its `tsquery` without typos), or near terms with `weight`.
+        func typos(_ index: Int, exact: String, weight: String) -> String {
+            var distances = ["WHEN \(checks([(index, exact)], in: &statement)) THEN 0"]
             for distance in Set(plan.words[index].near.map(\.distance)).sorted() {
-                let near = nearTerms(ofWord: index, at: distance)
+                let near = nearTerms(ofWord: index, at: distance, weight: weight)
                 guard !near.isEmpty else { continue }
                 distances.append("WHEN \(checks([(index, near.joined(separator: " | "))], in: &statement)) THEN \(distance)")
             }
-            typos.append("CASE \(distances.joined(separator: " ")) ELSE 3 END")
+            return "CASE \(distances.joined(separator: " ")) ELSE 99 END"
         }
-        return "(\(WordTier.anyField.rawValue) + least(3, \(typos.joined(separator: " + "))))"
+        let title = plan.words.indices.map { typos($0, exact: lexeme($0) + ":*A", weight: "A") }
+        let whole = plan.words.indices.map { $0 == last ? title[$0] : typos($0, exact: lexeme($0) + ":A", weight: "A") }
+        let any = plan.words.indices.map { typos($0, exact: start($0).query, weight: "") }
+        func bucket(_ sums: [String], place: Int) -> String {
+            let sum = "(" + sums.joined(separator: " + ") + ")"
+            return "CASE WHEN \(sum) < 99 THEN least(3, \(sum)) * 4 + \(place) ELSE 99 END"
+        }
+        return "least(\(bucket(whole, place: 1)), \(bucket(title, place: 2)), \(bucket(any, place: 3)))"
     }
 
     /// The rows whose words match every part (a word's index and its `tsquery` text): the parts
@@ -142,10 +154,11 @@ struct PostgresWordTiers {
         [start(index).query] + Set(plan.words[index].near.map(\.distance)).sorted().flatMap { nearTerms(ofWord: index, at: $0) }
     }
 
-    /// The terms near word `index` at `distance`, as lexemes: whole terms, or starts for the last word.
-    private func nearTerms(ofWord index: Int, at distance: Int) -> [String] {
+    /// The terms near word `index` at `distance`, as lexemes: whole terms, or starts for the
+    /// last word; with `weight` `A`, in the title only.
+    private func nearTerms(ofWord index: Int, at distance: Int, weight: String = "") -> [String] {
         let isLast = index == plan.words.count - 1
         return plan.words[index].near.filter { $0.distance == distance && $0.text.utf8.count <= PostgresSchema.longestWord }
-            .map { PostgresSchema.lexeme($0.text) + (isLast ? ":*" : "") }
+            .map { PostgresSchema.lexeme($0.text) + (isLast ? ":*" : weight.isEmpty ? "" : ":") + weight }
     }
 }

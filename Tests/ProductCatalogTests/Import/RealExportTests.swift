@@ -158,6 +158,23 @@ struct RealExportTests {
         #expect(try googleFixture.allProducts().allSatisfy { $0.listPrice != nil && ($0.salesPrice ?? .init(cents: 0)) <= $0.listPrice! })
     }
 
+    /// A word inside a run of Japanese is found: every title of the Meta feed that holds `ブーツ`
+    /// (boots), `スニーカー` (sneakers), `ショルダーバッグ` (shoulder bag) or `財布` (wallet), and only titles with each of the query's character pairs.
+    @Test func wordsInsideJapaneseTitlesAreFound() throws {
+        let (_, fixture) = try importFile("meta-catalog-couleurvarie-ja/facebook_feed.csv")
+        let products = try fixture.allProducts(pageSize: 300)
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        for word in ["ブーツ", "スニーカー", "ショルダーバッグ", "財布"] {
+            let holding = Set(products.filter { ($0.title ?? "").contains(word) }.map(\.productId))
+            #expect(holding.count >= 2, "\(word)")
+            let found = try search.allPages(query: word, pageSize: 50)
+            #expect(holding.isSubset(of: Set(found)), "\(word): \(holding.subtracting(found))")
+            let pairs = zip(Array(word), Array(word).dropFirst()).map { String([$0, $1]) }
+            let byId = Dictionary(uniqueKeysWithValues: products.map { ($0.productId, $0) })
+            #expect(found.allSatisfy { id in pairs.allSatisfy { (byId[id]?.title ?? "").contains($0) } }, "\(word)")
+        }
+    }
+
     @Test func etsyListingsAreKeyedByTitleWithTheirCurrency() throws {
         let (summary, fixture) = try importFile("etsy-export-marvilusart/EtsyListingsDownload.csv")
         #expect(summary.format == .etsy && summary.rowsInserted == 92 && summary.rowsRejected == 0)

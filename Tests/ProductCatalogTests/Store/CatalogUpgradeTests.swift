@@ -1,5 +1,5 @@
 import Testing
-@testable import ProductCatalog
+@testable @_spi(WordIndex) import ProductCatalog
 
 /// Catalogs of layout version 1 kept prices in cents; they are read as they are and upgraded by the first write.
 @Suite struct CatalogUpgradeTests {
@@ -85,25 +85,34 @@ import Testing
         #expect(try layout(fixture.databasePath).version == Int64(CatalogSchema.version))
     }
 
-    /// A word index whose prefix index holds one and two letters (as before three-letter starts
-    /// were added) answers searches as it is, and the next edit rebuilds it with three.
-    @Test func aWordIndexWithTheOlderPrefixIndexIsSearchedAndRebuiltByTheNextEdit() throws {
+    /// A catalog of layout 5, whose words FTS5 kept, is searched by productId alone (its FTS5
+    /// tables are not read), and its next edit drops them and builds this layout's index from its products.
+    @Test func aCatalogWithTheFTS5WordIndexIsSearchedByProductIdAndGetsTheIndexAtItsNextEdit() throws {
         let fixture = try CatalogFixture()
-        try fixture.importCSV("productId,title,brand\nA1,Skopje Mug,Acme\nB2,Skoda Cup,Skoll\nC3,Tea Pot,\n")
+        try fixture.importCSV("productId,title,brand\nA1,Skopje Mug,Acme\nB2,Skoda Cup,Skoll\nC3,Tea Pot,\nSKO9,Plate,\n")
         let connection = try Connection(path: fixture.databasePath, mode: .readWrite)
-        try connection.execute("""
-            DROP TABLE words;
+        // Layout 5 as that version left it: FTS5's table and its rows, no lists, no change notes.
+        try connection.execute(WordLists.dropStatements + """
+            DROP TABLE word_changes; DROP TABLE catalog_added;
+            DROP TRIGGER word_changes_insert; DROP TRIGGER word_changes_update; DROP TRIGGER word_changes_delete;
+            DROP TRIGGER catalog_added_insert; DROP TRIGGER catalog_added_delete; DROP TRIGGER catalog_added_rename;
             CREATE VIRTUAL TABLE words USING fts5 (title, brand, productType, content='', detail=column, columnsize=0,
-              prefix='1 2', tokenize='unicode61 remove_diacritics 2');
-            INSERT INTO words (rowid, title, brand, productType)
-              SELECT w.wordRow, p.title, p.brand, p.productType FROM word_products w JOIN products p USING (productId);
+              prefix='1 2 3', tokenize='unicode61 remove_diacritics 2');
+            CREATE TABLE word_products (wordRow INTEGER PRIMARY KEY, productId TEXT NOT NULL COLLATE NOCASE, titleKey INTEGER);
+            INSERT INTO word_products (wordRow, productId) SELECT rowid, productId FROM (SELECT row_number() OVER () AS rowid, productId FROM products);
+            INSERT INTO words (rowid, title, brand, productType) SELECT w.wordRow, p.title, p.brand, p.productType FROM word_products w JOIN products p USING (productId);
+            PRAGMA user_version = 5;
             """)
-        #expect(try !WordIndex.hasCurrentPrefixIndex(connection))
-        let search = try ProductSearch(databasePath: fixture.databasePath)
-        #expect(try search.allPages(query: "sko", pageSize: 20) == ["A1", "B2"])
-        #expect(try search.allPages(query: "mug sko", pageSize: 20) == ["A1"])
+        let old = try ProductSearch(databasePath: fixture.databasePath)
+        #expect(try !old.hasWordIndex)
+        #expect(try old.allPages(query: "sko", pageSize: 20) == ["SKO9"])
+        #expect(try old.count(query: "sko") == 1)
         try CatalogEditor(databasePath: fixture.databasePath).add(Product(productId: "D4", title: "Skorpa Bowl"))
-        #expect(try WordIndex.hasCurrentPrefixIndex(connection))
-        #expect(try ProductSearch(databasePath: fixture.databasePath).allPages(query: "sko", pageSize: 20) == ["A1", "B2", "D4"])
+        #expect(try !connection.hasTable("words") && !connection.hasTable("word_products"))
+        #expect(try layout(fixture.databasePath).version == Int64(CatalogSchema.version))
+        let upgraded = try ProductSearch(databasePath: fixture.databasePath)
+        #expect(try upgraded.hasWordIndex)
+        #expect(try upgraded.allPages(query: "sko", pageSize: 20) == ["SKO9", "A1", "B2", "D4"])
+        #expect(try upgraded.allPages(query: "skol", pageSize: 20) == ["B2"])
     }
 }

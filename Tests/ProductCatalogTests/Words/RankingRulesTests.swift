@@ -23,10 +23,10 @@ import Testing
     /// The bucket of a product with `fields` (title, brand, type) for `plan`, by the rules' words.
     static func modelRank(_ fields: [[String]], plan: WordPlan) -> MatchRank? {
         let words = plan.words
-        var matches: [WordMatch] = []
+        var matches: [WordFit] = []
         for (index, word) in words.enumerated() {
             let isLast = index == words.count - 1
-            var match = WordMatch()
+            var match = WordFit()
             for (field, tokens) in fields.enumerated() {
                 for token in tokens {
                     let bits = Posting.field(field)

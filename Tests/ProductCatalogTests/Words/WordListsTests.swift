@@ -3,8 +3,9 @@ import Testing
 @testable @_spi(WordIndex) import ProductCatalog
 
 /// A replacing import's word index against a naive inverted index of the catalog it made: every
-/// term's and every start's list, and every place, on random catalogs, in one segment and in many.
-@Suite(.serialized) struct WordListsTests {
+/// term's and every start's list, and every place, on random catalogs; and the index rebuilt from
+/// the products (as an upgrade or a compaction does) in one segment and in many.
+@Suite struct WordListsTests {
     static let words = ["Linen", "lin", "Shirt", "shoes", "Café", "cafe", "ÉCRU", "navy", "na", "blue", "Ærø", "日本", "t-shirt", "x", "zed", "Zebra"]
 
     /// A random catalog's CSV: productIds in shuffled order, titles, brands and types of random words (some missing).
@@ -18,15 +19,25 @@ import Testing
         }.shuffled(using: &random).joined()
     }
 
-    @Test(arguments: [(16 << 20, UInt64(1)), (2_000, 2), (500, 3)])
-    func theIndexIsTheNaiveOneOfTheCatalog(budget: Int, seed: UInt64) throws {
-        let saved = WordIndexBuild.memoryBudget
-        WordIndexBuild.memoryBudget = budget
-        defer { WordIndexBuild.memoryBudget = saved }
+    @Test(arguments: [UInt64(1), 2, 3])
+    func theIndexIsTheNaiveOneOfTheCatalog(seed: UInt64) throws {
         let fixture = try CatalogFixture()
         try fixture.importCSV(Self.csv(rows: 700, seed: seed))
+        try Self.expectNaiveIndex(fixture.databasePath)
+        #expect(!FileManager.default.fileExists(atPath: fixture.databasePath + ".importing.lists"))
+        // Rebuilt from the products, spilling segments of at most `budget` bytes of postings.
+        for budget in [16 << 20, 2_000, 500] {
+            let copy = fixture.directory.path + "/rebuilt-\(budget).sqlite"
+            try FileManager.default.copyItem(atPath: fixture.databasePath, toPath: copy)
+            let connection = try Connection(path: copy, mode: .readWrite)
+            try connection.transaction(.immediate) { try WordListsWriter.rebuild(connection, spillPath: copy + ".words", budget: budget) }
+            try Self.expectNaiveIndex(copy)
+        }
+    }
 
-        let connection = try Connection(path: fixture.databasePath, mode: .readOnly)
+    /// Expects the index of the catalog at `path` to be the naive one of its products.
+    static func expectNaiveIndex(_ path: String) throws {
+        let connection = try Connection(path: path, mode: .readOnly)
         let folder = try WordFolder()
         // The model: places in productId order, rows by title words, lists by folded term and start.
         let statement = try connection.prepare("SELECT productId, title, brand, productType FROM products ORDER BY productId")
@@ -68,6 +79,5 @@ import Testing
             #expect(try places.productId(at: Int64(index + 1)) == id)
         }
         #expect(try WordLists.maxPlace(connection) == Int64(ids.count))
-        #expect(!FileManager.default.fileExists(atPath: fixture.databasePath + ".importing.lists"))
     }
 }

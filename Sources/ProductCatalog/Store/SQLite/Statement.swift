@@ -184,3 +184,24 @@ public final class Statement {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 }
+
+extension Statement {
+    /// Calls `body` with the bytes of each column of `columns` of the current row (nil for NULL),
+    /// valid only during the call.
+    public func withColumns<T>(_ columns: ClosedRange<Int>, _ body: ([UnsafeRawBufferPointer?]) throws -> T) throws -> T {
+        var views: [UnsafeRawBufferPointer?] = []
+        views.reserveCapacity(columns.count)
+        func next(_ column: Int) throws -> T {
+            guard column <= columns.upperBound else { return try body(views) }
+            if isNull(at: Int32(column)) {
+                views.append(nil)
+                return try next(column + 1)
+            }
+            return try withBytes(at: Int32(column)) { bytes in
+                views.append(bytes)
+                return try next(column + 1)
+            }
+        }
+        return try next(columns.lowerBound)
+    }
+}

@@ -1,0 +1,92 @@
+/// Writes a catalog's word index (``WordLists``) from its products, given in productId order:
+/// each product's place (``PlaceMap``), its postings (``PostingsBuilder``), spilled as sorted
+/// segments (``PostingSegment``) whenever they pass `memoryBudget`, and at the end the segments
+/// merged into page-sized blocks and the term list. Memory stays bounded whatever the catalog's
+/// size; no row is written per term or per posting.
+///
+/// A replacing import runs it on its second core into a file of its own (``WordIndexBuild``);
+/// ``rebuild(_:)`` runs it on a catalog's own connection, from its products.
+struct WordListsWriter {
+    private let connection: Connection
+    private let spillPath: String
+    private let budget: Int
+    private let capacity: Int
+    private let insertPlace: Statement
+    private var places: PlaceMap.Writer
+    private var builder: PostingsBuilder
+    private var segments: [PostingSegment] = []
+
+    /// Writes into the empty index tables on `connection` (inside its transaction), spilling
+    /// segments to unlinked files named from `spillPath`.
+    init(connection: Connection, spillPath: String, budget: Int) throws {
+        self.connection = connection
+        self.spillPath = spillPath
+        self.budget = budget
+        let pageSize = Int(try connection.scalarInt("PRAGMA page_size") ?? 4096)
+        capacity = SQLitePostingStore.blockCapacity(pageSize: pageSize)
+        let insertPlace = try connection.prepare("INSERT INTO \(PlaceMap.table) (place, firstId, data) VALUES (?1, ?2, ?3)")
+        self.insertPlace = insertPlace
+        places = PlaceMap.Writer(capacity: capacity) { place, firstId, data in
+            try insertPlace.using {
+                try insertPlace.bind(1, place)
+                try insertPlace.bind(2, utf8: firstId)
+                try insertPlace.bind(3, blob: data)
+                _ = try insertPlace.step()
+            }
+        }
+        builder = try PostingsBuilder()
+    }
+
+    /// Adds the next product: its productId and its title, brand and type (nil when missing).
+    mutating func add(productId: UnsafeRawBufferPointer, fields: [UnsafeRawBufferPointer?]) throws {
+        let place = try places.add(productId)
+        _ = try builder.add(place: place, fields: fields)
+        if builder.memory >= budget {
+            segments.append(try PostingSegment(writing: builder, path: spillPath + ".segment\(segments.count)"))
+            builder = try PostingsBuilder()
+        }
+    }
+
+    /// Merges what was added into the blocks and the term list, and gives the index a new version.
+    mutating func finish() throws {
+        try places.finish()
+        if builder.postings > 0 || segments.isEmpty {
+            segments.append(try PostingSegment(writing: builder, path: spillPath + ".segment\(segments.count)"))
+        }
+        builder = try PostingsBuilder()
+        let appender = try SQLitePostingStore.Appender(connection: connection)
+        var writer = PostingBlocks.Writer(capacity: capacity) { try appender.append($0, $1, $2) }
+        let terms = try PostingSegment.merge(segments, into: &writer)
+        try writer.finish()
+        segments = []
+        try terms.write(to: connection, blockCapacity: capacity)
+        try WordLists.setMaxPlace(places.nextPlace - 1, connection)
+        try WordLists.setVersion(Int64.random(in: 1..<Int64.max), connection)
+    }
+
+    /// Builds the index of the catalog on `connection` anew from its products, inside the
+    /// caller's transaction, and forgets the changes noted since the last build (``WordChanges``).
+    static func rebuild(_ connection: Connection, spillPath: String, budget: Int = WordIndexBuild.memoryBudget) throws {
+        try connection.execute(WordLists.dropStatements + WordLists.createStatements)
+        var writer = try WordListsWriter(connection: connection, spillPath: spillPath, budget: budget)
+        let names = try Set(columnNames(connection))
+        let fields = WordLists.fields.map { names.contains($0.columnName.lowercased()) ? $0.columnName : "NULL" }
+        let products = try connection.prepare("SELECT productId, \(fields.joined(separator: ", ")) FROM \(CatalogSchema.table) ORDER BY productId")
+        try products.using {
+            while try products.step() {
+                try products.withBytes(at: 0) { productId in
+                    try products.withColumns(1...WordLists.fields.count) { try writer.add(productId: productId, fields: $0) }
+                }
+            }
+        }
+        try writer.finish()
+        try WordChanges.clear(connection)
+    }
+
+    static func columnNames(_ connection: Connection) throws -> [String] {
+        var names: [String] = []
+        let statement = try connection.prepare("SELECT name FROM pragma_table_info('\(CatalogSchema.table)')")
+        while try statement.step() { names.append(statement.text(at: 0)?.lowercased() ?? "") }
+        return names
+    }
+}
