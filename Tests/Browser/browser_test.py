@@ -360,6 +360,13 @@ class BrowserTest:
         self.wait(lambda: self.element("count").text.endswith(f"“{text}”") and marked() is not None,
                   f"typing {text!r} did not list {product['productId']}")
         assert word in marked(), f"the misspelt word {word!r} is not in bold in the title: {marked()}"
+        close = self.driver.execute_script(
+            "const row = [...document.querySelectorAll('#rows tr')].find(r => r.dataset.productId === arguments[0]);"
+            "const mark = [...row.querySelectorAll('.title-cell mark')].find(m => m.textContent === arguments[1]);"
+            "return mark ? [mark.classList.contains('close'), mark.title, getComputedStyle(mark).textDecorationStyle] : null",
+            product["productId"], word)
+        assert close and close[0] and "Close spelling" in close[1] and close[2] == "dotted", \
+            f"the misspelt word is not marked as a close spelling: {close}"
         assert self.driver.execute_script("return getComputedStyle(document.querySelector('#rows mark')).fontWeight") in ("700", "bold")
         price_header = self.driver.find_element(By.CSS_SELECTOR, '.sort-button[data-sorts="price -price"]')
         price_header.click()
@@ -898,6 +905,28 @@ class BrowserTest:
         self.wait(lambda: "Browser test mug" in row_texts() and any("12.34" in text for text in row_texts()),
                   "the row does not show the new title and price")
 
+    def matched_brand(self):
+        """A product found by its brand shows the brand under its title, the matched word in bold; one found by its type, in the Type column."""
+        self.api_send("POST", "/api/products", {"productId": "ZZ-BRAND-1", "title": "Plain stool", "brand": "Quarrywood Works",
+                                                "productType": "Seating"})
+        self.type_in_search("quarrywood")
+        def brand_line():
+            return self.driver.execute_script(
+                "const row = [...document.querySelectorAll('#rows tr')].find(r => r.dataset.productId === 'ZZ-BRAND-1');"
+                "const line = row && row.querySelector('.title-cell .matched-field');"
+                "return line ? [line.innerText, [...line.querySelectorAll('mark')].map(m => m.textContent)] : null")
+        self.wait(lambda: brand_line() is not None, f"the product found by its brand does not show it; rows {self.row_ids()[:5]}")
+        text, marks = brand_line()
+        assert "Quarrywood Works" in text and marks == ["Quarrywood"], f"the brand line is {text!r} with {marks}"
+        self.type_in_search("plain seat")
+        def type_marks():
+            return self.driver.execute_script(
+                "const row = [...document.querySelectorAll('#rows tr')].find(r => r.dataset.productId === 'ZZ-BRAND-1');"
+                "return row ? [...row.querySelectorAll('td[data-label=\"Type\"] mark')].map(m => m.textContent) : null")
+        self.wait(lambda: type_marks() == ["Seating"], f"the type that matched is not in bold: {type_marks()}")
+        self.api_send("DELETE", "/api/products/ZZ-BRAND-1")
+        self.type_in_search("")
+
     def rename_product(self):
         """A rename lists the product under its new productId with its count, and focus goes to its row."""
         self.open_detail("ZZ-BROWSER-1")
@@ -1421,6 +1450,7 @@ class BrowserTest:
         self.check("in each view, a 10 s outage at the end of the list costs at most 10 requests", self.in_each_view(self.outage_backoff))
         self.check("a connection that answers some requests and not others reloads the list after 1, 2, 4 … s", self.partial_outage)
         self.check("Escape asks before losing typed text; a field error; focus on the saved row", self.add_product)
+        self.check("a product found by its brand shows the brand, and one found by its type the type, matched words bold", self.matched_brand)
         self.check("a rename lists the product under its new productId, focused", self.rename_product)
         self.check("variants in the detail; a picture cropped square, stored and shown", self.variants_and_image)
         self.check("a stock file from the import panel; a product's stock table; the \"In stock at\" chip of a store and In stock filter the list", self.stock_by_store)

@@ -229,7 +229,15 @@ function productRow(product, starredGroup = false) {
   idCell.append(button);
   row.append(idCell);
 
-  row.append(highlightedCell("title-cell", product.title, "Title", product.highlights?.title));
+  const titleCell = highlightedCell("title-cell", product.title, "Title", product.highlights?.title);
+  // Found by its brand: the brand, which has no column, shows under the title with its matched words.
+  if (product.brand && product.highlights?.brand?.length) {
+    const line = document.createElement("span");
+    line.className = "matched-field";
+    line.append("Brand: ", highlighted(product.brand, product.highlights.brand));
+    titleCell.append(line);
+  }
+  row.append(titleCell);
   row.append(cell("num list-price", product.listPrice, "List price"));
   const onSale = product.salesPrice !== null && product.listPrice !== null &&
     thousandths(product.salesPrice) < thousandths(product.listPrice);
@@ -238,7 +246,7 @@ function productRow(product, starredGroup = false) {
   row.append(saleCell);
   row.append(cell("field-cell", product.color, "Color"));
   row.append(cell("field-cell", product.size, "Size"));
-  row.append(cell("field-cell", product.productType, "Type"));
+  row.append(highlightedCell("field-cell", product.productType, "Type", product.highlights?.productType));
   return row;
 }
 
@@ -276,21 +284,34 @@ function cell(className, text, label) {
 function highlightedCell(className, text, label, matches) {
   const td = cell(className, matches && matches.length ? "" : text, label);
   if (!text || !matches || !matches.length) return td;
-  const value = document.createElement("span");
+  const value = highlighted(text, matches);
   value.className = "value";
+  td.append(value);
+  return td;
+}
+
+/**
+ * `text` with its matched words in bold; a word matched only as a close spelling of the query's
+ * (a typo forgiven) is marked so, with the word it stands for in its title and for screen readers.
+ */
+function highlighted(text, matches) {
+  const value = document.createElement("span");
   let position = 0;
   for (const match of [...matches].sort((a, b) => a.start - b.start)) {
     if (match.start < position || match.end > text.length) continue;
     value.append(text.slice(position, match.start));
     const mark = document.createElement("mark");
-    mark.className = "match";
+    mark.className = match.typo ? "match close" : "match";
     mark.textContent = text.slice(match.start, match.end);
     value.append(mark);
+    if (match.typo) {
+      mark.title = `Close spelling of “${match.word}”`;
+      value.append(hiddenText(` (close spelling of ${match.word})`));
+    }
     position = match.end;
   }
   value.append(text.slice(position));
-  td.append(value);
-  return td;
+  return value;
 }
 
 /** Puts keyboard focus on the row of `productId` when the list shows it; returns whether it did. */
