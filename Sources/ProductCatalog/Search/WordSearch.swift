@@ -67,15 +67,13 @@ extension ProductSearch {
         let titleWords = MatchRank(typos: 0, place: .titleWords)
         if run.exactPossible {
             if start <= exact {
-                try run.scan(.titleWords, from: after(exact), classOnly: plan.words.count) { rank, row, productId in
-                    guard rank == exact else { return true }
+                try run.scan(.titleWords, from: after(exact), classOnly: plan.words.count, where: { rank, _ in rank == exact }) { rank, row, productId in
                     hits.append(IndexHit(rank: rank, row: row, productId: productId))
                     return hits.count < limit
                 }
             }
             if hits.count < limit, start <= titleWords {
-                try run.scan(.titleWords, from: after(titleWords)) { rank, row, productId in
-                    guard rank == titleWords else { return true }
+                try run.scan(.titleWords, from: after(titleWords), where: { found, _ in found == titleWords }) { rank, row, productId in
                     hits.append(IndexHit(rank: rank, row: row, productId: productId))
                     return hits.count < limit
                 }
@@ -83,8 +81,7 @@ extension ProductSearch {
             for (pass, place) in [(WordRun.Pass.titleStarts, MatchRank.Place.titleStarts), (.anyField, .anyField)] {
                 let rank = MatchRank(typos: 0, place: place)
                 guard hits.count < limit, start <= rank else { continue }
-                try run.scan(pass, from: after(rank)) { found, row, productId in
-                    guard found == rank else { return true }
+                try run.scan(pass, from: after(rank), where: { found, _ in found == rank }) { found, row, productId in
                     hits.append(IndexHit(rank: found, row: row, productId: productId))
                     return hits.count < limit
                 }
@@ -96,10 +93,13 @@ extension ProductSearch {
         let first = max(start, MatchRank(typos: 1, place: .exactTitle))
         var buckets: [MatchRank: [IndexHit]] = [:]
         let room = limit - hits.count
-        try run.scan(.typos, from: 0) { rank, row, productId in
-            guard rank.typos >= 1, rank >= first else { return true }
-            if rank == position?.rank, row <= position!.row { return true }
-            if buckets[rank, default: []].count < room { buckets[rank, default: []].append(IndexHit(rank: rank, row: row, productId: productId)) }
+        // Only a candidate its bucket has room for is identified and filtered.
+        try run.scan(.typos, from: 0, where: { rank, row in
+            guard rank.typos >= 1, rank >= first else { return false }
+            if rank == position?.rank, row <= position!.row { return false }
+            return buckets[rank, default: []].count < room
+        }) { rank, row, productId in
+            buckets[rank, default: []].append(IndexHit(rank: rank, row: row, productId: productId))
             return !(rank == first && buckets[rank]!.count >= room)
         }
         for rank in buckets.keys.sorted() { hits += buckets[rank]! }
@@ -165,7 +165,10 @@ struct WordRun {
     /// Calls `body` with each candidate of `pass` from row `start` on, in row order, with its
     /// bucket (with `ranking`), until it returns false. With `classOnly`, only the rows of titles
     /// of that many words. Without `ranking`, the productId is "" unless a range or filter needed it.
+    /// A candidate `wanted` turns down (by its bucket and row) is passed over before its productId
+    /// is read or its filters checked.
     mutating func scan(_ pass: Pass, from start: Int64, classOnly: Int? = nil, ranking: Bool = true,
+                       where wanted: (MatchRank, Int64) -> Bool = { _, _ in true },
                        _ body: (MatchRank, Int64, String) throws -> Bool) throws {
         var sources = try plan.words.indices.map { try source(word: $0, pass: pass) }
         guard !sources.isEmpty else { return }
@@ -201,6 +204,7 @@ struct WordRun {
                 if found == MatchRank(typos: 0, place: .titleWords), try isExactTitle(row) { found = MatchRank.first }
                 rank = found
             }
+            guard wanted(rank, row) else { continue }
             // A count that neither leaves out a prefix range nor filters needs no productId.
             guard ranking || !rangeIsEmpty || check != nil else {
                 guard try body(rank, row, "") else { return }

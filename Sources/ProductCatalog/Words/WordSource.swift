@@ -109,6 +109,9 @@ struct WordAlternative {
 /// meet `requirement`.
 struct WordSource {
     private var alternatives: [WordAlternative]
+    /// Each alternative's current row (`Int64.max` once read to its end): the heap compares
+    /// these, never the alternatives themselves.
+    private var rows: [Int64]
     /// Indices into ``alternatives`` not read to their end, a min-heap by current row.
     private var heap: [Int]
     /// Rows whose match does not meet it are skipped.
@@ -116,11 +119,15 @@ struct WordSource {
     private(set) var row: Int64?
     private(set) var match = WordFit()
 
+    /// Alternatives moved one at a time through the heap before a skip moves all that are behind at once.
+    private static let movesBeforeBulk = 8
+
     init(_ alternatives: [WordAlternative], requirement: @escaping (WordFit) -> Bool) throws {
         self.alternatives = alternatives
         self.requirement = requirement
-        heap = alternatives.indices.filter { alternatives[$0].current != nil }
-        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        rows = alternatives.map { $0.current?.row ?? .max }
+        heap = []
+        rebuildHeap(from: Array(alternatives.indices))
         try settle()
     }
 
@@ -138,22 +145,36 @@ struct WordSource {
         try settle()
     }
 
-    /// Moves every alternative to `target` or past it.
+    /// Moves every alternative to `target` or past it: through the heap while few are behind it,
+    /// then every one behind it at once, and the heap built again.
     private mutating func skip(below target: Int64) throws {
-        while let top = heap.first, let row = alternatives[top].current?.row, row < target {
-            try alternatives[top].advance(to: target)
+        var moves = 0
+        while let top = heap.first, rows[top] < target {
+            guard moves < Self.movesBeforeBulk else {
+                for index in heap where rows[index] < target { try move(index, to: target) }
+                rebuildHeap(from: heap)
+                return
+            }
+            try move(top, to: target)
             fixTop()
+            moves += 1
         }
+    }
+
+    private mutating func move(_ index: Int, to target: Int64) throws {
+        try alternatives[index].advance(to: target)
+        rows[index] = alternatives[index].current?.row ?? .max
     }
 
     /// Takes the smallest row whose alternatives meet the requirement, noting its match.
     private mutating func settle() throws {
-        while let top = heap.first, let first = alternatives[top].current?.row {
+        while let top = heap.first {
+            let first = rows[top]
             var match = WordFit()
-            while let index = heap.first, let posting = alternatives[index].current, posting.row == first {
-                let alternative = alternatives[index]
-                match.note(fields: posting.fields, distance: alternative.distance, isWhole: alternative.isWhole)
+            while let index = heap.first, rows[index] == first, let posting = alternatives[index].current {
+                match.note(fields: posting.fields, distance: alternatives[index].distance, isWhole: alternatives[index].isWhole)
                 try alternatives[index].next()
+                rows[index] = alternatives[index].current?.row ?? .max
                 fixTop()
             }
             if requirement(match) {
@@ -166,8 +187,14 @@ struct WordSource {
         row = nil
     }
 
+    /// The heap of `indices` that are not at their end.
+    private mutating func rebuildHeap(from indices: [Int]) {
+        heap = indices.filter { rows[$0] != .max }
+        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+    }
+
     private mutating func fixTop() {
-        if alternatives[heap[0]].current == nil {
+        if rows[heap[0]] == .max {
             heap.swapAt(0, heap.count - 1)
             heap.removeLast()
         }
@@ -179,8 +206,8 @@ struct WordSource {
         while true {
             let left = 2 * index + 1, right = left + 1
             var smallest = index
-            if left < heap.count, alternatives[heap[left]].current!.row < alternatives[heap[smallest]].current!.row { smallest = left }
-            if right < heap.count, alternatives[heap[right]].current!.row < alternatives[heap[smallest]].current!.row { smallest = right }
+            if left < heap.count, rows[heap[left]] < rows[heap[smallest]] { smallest = left }
+            if right < heap.count, rows[heap[right]] < rows[heap[smallest]] { smallest = right }
             if smallest == index { return }
             heap.swapAt(index, smallest)
             index = smallest
