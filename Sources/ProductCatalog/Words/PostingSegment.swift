@@ -111,61 +111,91 @@ import Darwin
         key = (kind == 1, name)
     }
 
-    /// Appends the current record's packed postings to `values` and moves to the next record.
-    func takePostings(into values: inout [UInt64]) throws {
-        var previous: UInt64 = 0
-        for index in 0..<count {
-            let value = try readVarInt()
-            let row = index == 0 ? value >> Posting.fieldBits : previous + (value >> Posting.fieldBits)
-            values.append(row << Posting.fieldBits | value & 7)
-            previous = row
-        }
+    /// The current record's postings not read yet, and the row of the last one read.
+    private var remaining = 0
+    private var previousRow: UInt64 = 0
+
+    /// Starts reading the current record's postings (``nextPosting()``).
+    func beginPostings() {
+        remaining = count
+        previousRow = 0
+    }
+
+    /// The current record's next packed posting; nil after its last.
+    func nextPosting() throws -> UInt64? {
+        guard remaining > 0 else { return nil }
+        let value = try readVarInt()
+        let row = remaining == count ? value >> Posting.fieldBits : previousRow + (value >> Posting.fieldBits)
+        remaining -= 1
+        previousRow = row
+        return row << Posting.fieldBits | value & 7
+    }
+
+    /// Moves to the next record, once every posting of this one was read.
+    func endPostings() throws {
+        precondition(remaining == 0, "a record's postings are read before the next record")
         try readHeader()
     }
+
 
     /// Merges `segments` (each a stretch of the catalog's products) into one index: every list,
     /// terms then starts, in byte order, its postings from every segment in row order, written
     /// into `writer`; returns the term list that finds them. The segments wait in a heap by their
-    /// current record's name, and a list held by several has their postings merged pairwise.
+    /// current record's name; the records of one list are read together, a posting at a time, the
+    /// smallest row first, so that memory holds no list whole (a start of one letter may hold
+    /// every product).
     public static func merge(_ segments: [PostingSegment], into writer: inout PostingBlocks.Writer) throws -> TermList {
         var lists = TermList.Builder()
         var termCount = 0
         var heap = SegmentHeap(segments.indices.filter { segments[$0].key != nil }, segments: segments)
-        var parts: [[UInt64]] = []
+        var group: [Int] = []
+        var heads: [(value: UInt64, segment: Int)] = []
         while let top = heap.top {
             let key = segments[top].key!
-            parts.removeAll(keepingCapacity: true)
+            group.removeAll(keepingCapacity: true)
             while let index = heap.top, let current = segments[index].key, current.isStart == key.isStart, current.name == key.name {
-                var part: [UInt64] = []
-                try segments[index].takePostings(into: &part)
-                parts.append(part)
-                heap.replaceTop()
+                group.append(heap.pop())
+            }
+            heads.removeAll(keepingCapacity: true)
+            for index in group {
+                segments[index].beginPostings()
+                if let value = try segments[index].nextPosting() { heads.append((value, index)) }
             }
             // Each segment's postings in row order; their products are others', so rows never repeat.
-            while parts.count > 1 {
-                var merged: [[UInt64]] = []
-                for pair in stride(from: 0, to: parts.count, by: 2) {
-                    merged.append(pair + 1 < parts.count ? Self.merged(parts[pair], parts[pair + 1]) : parts[pair])
+            try key.name.withUnsafeBufferPointer { name in
+                try lists.add(name: name, to: &writer) { emit in
+                    // A segment's postings of one title class follow each other, so the smallest
+                    // head runs on until it passes the next smallest: a look at every head per run.
+                    while !heads.isEmpty {
+                        var smallest = 0
+                        for index in heads.indices.dropFirst() where heads[index].value < heads[smallest].value { smallest = index }
+                        var bound = UInt64.max
+                        for index in heads.indices where index != smallest { bound = min(bound, heads[index].value) }
+                        let segment = segments[heads[smallest].segment]
+                        var value = heads[smallest].value
+                        while true {
+                            try emit(value)
+                            guard let next = try segment.nextPosting() else {
+                                heads.swapAt(smallest, heads.count - 1)
+                                heads.removeLast()
+                                break
+                            }
+                            value = next
+                            if value > bound {
+                                heads[smallest].value = value
+                                break
+                            }
+                        }
+                    }
                 }
-                parts = merged
+            }
+            for index in group {
+                try segments[index].endPostings()
+                if segments[index].key != nil { heap.push(index) }
             }
             if !key.isStart { termCount += 1 }
-            try key.name.withUnsafeBufferPointer { try lists.add(name: $0, values: parts[0], to: &writer) }
         }
         return lists.termList(termCount: termCount)
-    }
-
-    /// Two sorted arrays as one.
-    private static func merged(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
-        var result: [UInt64] = []
-        result.reserveCapacity(a.count + b.count)
-        var i = 0, j = 0
-        while i < a.count, j < b.count {
-            if a[i] < b[j] { result.append(a[i]); i += 1 } else { result.append(b[j]); j += 1 }
-        }
-        result += a[i...]
-        result += b[j...]
-        return result
     }
 
     /// Segments by their current record's key, the smallest on top.
@@ -181,13 +211,25 @@ import Darwin
 
         var top: Int? { items.first }
 
-        /// Restores the order after the top segment moved to its next record (drops it at its end).
-        mutating func replaceTop() {
-            if segments[items[0]].key == nil {
-                items.swapAt(0, items.count - 1)
-                items.removeLast()
-            }
+        /// Takes the top segment out.
+        mutating func pop() -> Int {
+            let top = items[0]
+            items.swapAt(0, items.count - 1)
+            items.removeLast()
             if !items.isEmpty { siftDown(0) }
+            return top
+        }
+
+        /// Puts a segment back, at its current record.
+        mutating func push(_ segment: Int) {
+            items.append(segment)
+            var index = items.count - 1
+            while index > 0 {
+                let parent = (index - 1) / 2
+                guard less(items[index], items[parent]) else { return }
+                items.swapAt(index, parent)
+                index = parent
+            }
         }
 
         private func less(_ a: Int, _ b: Int) -> Bool {

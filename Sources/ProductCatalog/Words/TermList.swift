@@ -146,19 +146,28 @@
 
         /// Writes the list named `name` with the packed postings `values` (row order) as the next list.
         public mutating func add(name: UnsafeBufferPointer<UInt8>, values: some Collection<UInt64>, to writer: inout PostingBlocks.Writer) throws {
+            try add(name: name, to: &writer) { emit in
+                for value in values { try emit(value) }
+            }
+        }
+
+        /// Writes the list named `name` as the next list, its packed postings (row order) handed
+        /// to `emit` one by one by `postings`, so that no list need be held whole.
+        public mutating func add(name: UnsafeBufferPointer<UInt8>, to writer: inout PostingBlocks.Writer,
+                                 postings: (_ emit: (UInt64) throws -> Void) throws -> Void) throws {
             let list = names.count
-            var first = true
-            for value in values {
+            var count = 0
+            try withoutActuallyEscaping({ (value: UInt64) throws in
                 try writer.add(Posting(row: Int64(value >> Posting.fieldBits), fields: UInt8(value & 7)), to: list)
-                if first {
+                if count == 0 {
                     firstBlocks.append(writer.runStart.block)
                     offsets.append(writer.runStart.offset)
-                    first = false
                 }
-            }
-            precondition(!first, "a list has a posting")
+                count += 1
+            }) { emit in try postings(emit) }
+            precondition(count > 0, "a list has a posting")
             names.append(Array(name))
-            products.append(values.count)
+            products.append(count)
         }
 
         /// The list of the names written, of which the first `termCount` are terms.
