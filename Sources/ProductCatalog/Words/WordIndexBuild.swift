@@ -15,7 +15,7 @@ final class WordIndexBuild {
     private var chunk = ProductWords()
 
     /// Postings held in memory before a segment is spilled, in bytes.
-    static let memoryBudget = 16 << 20
+    static let memoryBudget = 8 << 20
 
     /// Starts the index's thread for a build whose rows fill `insertColumns`, its pages `pageSize` bytes.
     init(path: String, insertColumns: [String], pageSize: Int) throws {
