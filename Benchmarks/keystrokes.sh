@@ -9,6 +9,8 @@
 #   Benchmarks/keystrokes.sh                                # 1,000,000 realistic products, 1,000 titles
 #   Benchmarks/keystrokes.sh --rows 10000000 --titles 300
 #   Benchmarks/keystrokes.sh --before e62342a --titles 200
+#   Benchmarks/keystrokes.sh --catalog .build-release/release/catalog   # time this build of catalog
+#   Benchmarks/keystrokes.sh --catalog NEW --before-catalog OLD         # and that one's server beside it
 #   Benchmarks/keystrokes.sh --titles 100 --postgres 'postgres://postgres@/postgres?host=/tmp/pg&port=5499&schema=keystrokes'
 #
 # Installs wrk from Debian's packages when it is missing (as root). Files go to $TMPDIR/productcatalog-keystrokes.
@@ -21,6 +23,8 @@ titles=1000
 seed=11
 before=""
 postgres=""
+given=""
+before_catalog=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --rows) rows="$2"; shift 2 ;;
@@ -29,17 +33,22 @@ while [ $# -gt 0 ]; do
         --before) before="$2"; shift 2 ;;
         --postgres) postgres="$2"; shift 2 ;;
         --work) work="$2"; shift 2 ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --catalog) given="$2"; shift 2 ;;
+        --before-catalog) before_catalog="$2"; shift 2 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 mkdir -p "$work"
+# A given build is known by its bytes, so that its catalog is kept for the next run of the same one.
+if [ -n "$before_catalog" ]; then before="given-$(sha1sum "$before_catalog" | cut -c1-12)"; fi
 command -v wrk > /dev/null || { apt-get install -y -qq wrk > /dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq wrk; }; }
 
 source "$root/Benchmarks/tools/build-catalog.sh"
 builds=(now)
-build_catalog "" now
-if [ -n "$before" ]; then build_catalog "$before" before; builds+=(before); fi
+if [ -n "$given" ]; then cp "$given" "$work/catalog-now"; else build_catalog "" now; fi
+if [ -n "$before_catalog" ]; then cp "$before_catalog" "$work/catalog-before"; builds+=(before)
+elif [ -n "$before" ]; then build_catalog "$before" before; builds+=(before); fi
 echo "Building the Keystrokes executable ..." >&2
 swift build -c release --package-path "$root/Benchmarks" --product Keystrokes >&2
 keys="$root/Benchmarks/.build/release/Keystrokes"

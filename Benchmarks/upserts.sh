@@ -8,6 +8,7 @@
 #   Benchmarks/upserts.sh --before 0316287                          # 1,000,000 plain generated products
 #   Benchmarks/upserts.sh --before 0316287 --rows 10000000 --vocabulary realistic
 #   Benchmarks/upserts.sh --before-catalog /path/to/catalog           # a release binary already built
+#   Benchmarks/upserts.sh --catalog NEW --before-catalog OLD          # both already built
 #
 # Files go to $TMPDIR/productcatalog-upserts; the catalogs are kept for the next run.
 set -euo pipefail
@@ -18,6 +19,7 @@ rows=1000000
 vocabulary=plain
 before=""
 before_catalog=""
+given=""
 changes=(1000 10000 100000)
 repeats=2
 while [ $# -gt 0 ]; do
@@ -26,17 +28,18 @@ while [ $# -gt 0 ]; do
         --vocabulary) vocabulary="$2"; shift 2 ;;
         --before) before="$2"; shift 2 ;;
         --before-catalog) before_catalog="$2"; shift 2 ;;
+        --catalog) given="$2"; shift 2 ;;
         --changes) IFS=, read -r -a changes <<< "$2"; shift 2 ;;
         --repeats) repeats="$2"; shift 2 ;;
         --work) work="$2"; shift 2 ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 mkdir -p "$work"
 source "$root/Benchmarks/tools/build-catalog.sh"
 builds=(now)
-build_catalog "" now
+if [ -n "$given" ]; then cp "$given" "$work/catalog-now"; else build_catalog "" now; fi
 if [ -n "$before" ]; then build_catalog "$before" before; builds=(before now); fi
 if [ -n "$before_catalog" ]; then cp "$before_catalog" "$work/catalog-before"; builds=(before now); fi
 
