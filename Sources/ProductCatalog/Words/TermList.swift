@@ -31,18 +31,25 @@
     public let termCount: Int
 
     /// The lists, their names in `names` (terms sorted byte by byte, then starts sorted so too).
-    public init(names: [[UInt8]], products: [Int], firstBlocks: [Int], offsets: [Int], termCount: Int) {
+    public convenience init(names: [[UInt8]], products: [Int], firstBlocks: [Int], offsets: [Int], termCount: Int) {
         var bytes: [UInt8] = []
         var nameOffsets: [Int32] = [0]
         for name in names {
             bytes += name
             nameOffsets.append(Int32(bytes.count))
         }
+        self.init(bytes: bytes, nameOffsets: nameOffsets, products: products.map { Int32(clamping: $0) },
+                  firstBlocks: firstBlocks.map { Int32($0) }, runOffsets: offsets.map { UInt16($0) }, termCount: termCount)
+    }
+
+    /// The lists as they are kept: names one after another (a few bytes each, where an array a
+    /// name would cost some 50 more: hundreds of thousands of terms are tens of megabytes).
+    init(bytes: [UInt8], nameOffsets: [Int32], products: [Int32], firstBlocks: [Int32], runOffsets: [UInt16], termCount: Int) {
         self.bytes = bytes
         self.nameOffsets = nameOffsets
-        self.products = products.map { Int32(clamping: $0) }
-        self.firstBlocks = firstBlocks.map { Int32($0) }
-        runOffsets = offsets.map { UInt16($0) }
+        self.products = products
+        self.firstBlocks = firstBlocks
+        self.runOffsets = runOffsets
         self.termCount = termCount
     }
 
@@ -137,10 +144,11 @@
 
     /// Collects a term list as its lists are written, in list order.
     public struct Builder {
-        private var names: [[UInt8]] = []
-        private var products: [Int] = []
-        private var firstBlocks: [Int] = []
-        private var offsets: [Int] = []
+        private var bytes: [UInt8] = []
+        private var nameOffsets: [Int32] = [0]
+        private var products: [Int32] = []
+        private var firstBlocks: [Int32] = []
+        private var offsets: [UInt16] = []
 
         public init() {}
 
@@ -155,24 +163,25 @@
         /// to `emit` one by one by `postings`, so that no list need be held whole.
         public mutating func add(name: UnsafeBufferPointer<UInt8>, to writer: inout PostingBlocks.Writer,
                                  postings: (_ emit: (UInt64) throws -> Void) throws -> Void) throws {
-            let list = names.count
+            let list = products.count
             var count = 0
             try withoutActuallyEscaping({ (value: UInt64) throws in
                 try writer.add(Posting(row: Int64(value >> Posting.fieldBits), fields: UInt8(value & 7)), to: list)
                 if count == 0 {
-                    firstBlocks.append(writer.runStart.block)
-                    offsets.append(writer.runStart.offset)
+                    firstBlocks.append(Int32(writer.runStart.block))
+                    offsets.append(UInt16(writer.runStart.offset))
                 }
                 count += 1
             }) { emit in try postings(emit) }
             precondition(count > 0, "a list has a posting")
-            names.append(Array(name))
-            products.append(count)
+            bytes.append(contentsOf: name)
+            nameOffsets.append(Int32(bytes.count))
+            products.append(Int32(clamping: count))
         }
 
         /// The list of the names written, of which the first `termCount` are terms.
         public func termList(termCount: Int) -> TermList {
-            TermList(names: names, products: products, firstBlocks: firstBlocks, offsets: offsets, termCount: termCount)
+            TermList(bytes: bytes, nameOffsets: nameOffsets, products: products, firstBlocks: firstBlocks, runOffsets: offsets, termCount: termCount)
         }
     }
 
@@ -202,32 +211,36 @@
 
     /// Reads the list back from its stream's bytes.
     public convenience init(stream: [UInt8]) throws {
-        var names: [[UInt8]] = []
-        var products: [Int] = []
-        var firstBlocks: [Int] = []
-        var offsets: [Int] = []
+        var bytes: [UInt8] = []
+        var nameOffsets: [Int32] = [0]
+        var products: [Int32] = []
+        var firstBlocks: [Int32] = []
+        var offsets: [UInt16] = []
         let termCount: Int = try stream.withUnsafeBytes { data in
             var offset = 0
             guard let terms = VarInt.read(data, at: &offset) else { throw PostingBlocks.CorruptBlock() }
-            var previous: [UInt8] = []
+            // Where the name before this one is in `bytes` (none after the last term).
+            var previous = 0..<0
             var block = 0
             while offset < data.count {
                 guard let shared = VarInt.read(data, at: &offset).map(Int.init), let length = VarInt.read(data, at: &offset).map(Int.init),
                       shared <= previous.count, offset + length <= data.count else { throw PostingBlocks.CorruptBlock() }
-                let name = Array(previous[..<shared]) + Array(data[offset..<offset + length])
+                let start = bytes.count
+                for index in previous.lowerBound..<previous.lowerBound + shared { bytes.append(bytes[index]) }
+                bytes.append(contentsOf: data[offset..<offset + length])
                 offset += length
                 guard let count = VarInt.read(data, at: &offset), let gap = VarInt.read(data, at: &offset),
-                      let start = VarInt.read(data, at: &offset) else { throw PostingBlocks.CorruptBlock() }
+                      let runStart = VarInt.read(data, at: &offset), runStart <= UInt64(UInt16.max) else { throw PostingBlocks.CorruptBlock() }
                 block += Int(gap)
-                offsets.append(Int(start))
-                names.append(name)
-                products.append(Int(count))
-                firstBlocks.append(block)
-                previous = names.count == Int(terms) ? [] : name
+                nameOffsets.append(Int32(bytes.count))
+                offsets.append(UInt16(runStart))
+                products.append(Int32(clamping: count))
+                firstBlocks.append(Int32(block))
+                previous = products.count == Int(terms) ? 0..<0 : start..<bytes.count
             }
             return Int(terms)
         }
-        self.init(names: names, products: products, firstBlocks: firstBlocks, offsets: offsets, termCount: termCount)
+        self.init(bytes: bytes, nameOffsets: nameOffsets, products: products, firstBlocks: firstBlocks, runOffsets: offsets, termCount: termCount)
     }
 
     /// Writes the list into its table on `connection`, replacing what it held.
