@@ -363,7 +363,7 @@ report() {
     echo "ignoring case and swaps the new catalog in atomically; the sqlite3 line stores the raw"
     echo "text with no checks, journaling or syncing, then builds the index."
     echo "catalog import also builds its word index (each term's and each 1-3 character start's products,"
-    echo "the term list, the places), the facet counts and the sort indexes by price and title."
+    echo "the term list, the places), the facet counts and the sort lists by price and title."
     if (( with_fts5 )); then
         echo "\`$fts5_tool\` adds an FTS5 index of $fts_columns (detail=none, no prefix indexes) to the shell's work."
     fi

@@ -62,8 +62,8 @@ for pair in $(seq 1 "$pairs"); do
 done
 echo "What the structures of sorts and facets take in this build's file (dbstat):"
 sqlite3 "catalog-now-$rows.sqlite" "SELECT printf('    %-22s %6.1f MB', name, sum(pgsize) / 1048576.0) FROM dbstat
-    WHERE name IN ('facet_values', 'products_price', 'products_title', 'word_products_place') GROUP BY name ORDER BY name"
-echo "    (typos read the term list word_terms, which the word index already had: nothing added)"
+    WHERE name IN ('facet_values', 'sort_lists', 'products_price', 'products_title') GROUP BY name ORDER BY name"
+echo "    (typos read the term list, which the word index already had: nothing added)"
 
 echo
 echo "## Keystrokes, one typo each"

@@ -8,10 +8,11 @@ import ProductCatalog
 //
 //   swift run -c release SortsAndFacets CATALOG [--runs 21] [--words 10]
 //
-// The words are the catalog's own, from its word index: the `--words` most common terms, as many
-// rare ones (2 to 9 products), and as many just past the in-memory sort's limit (5,001 to 20,000
-// products: the slowest shape for a sort, which then walks the sort's index). Each query is timed
-// `--runs` times; the percentiles are over every run of every word of a kind.
+// The words are the catalog's own, from the titles of its first 3,000 products, counted: the
+// `--words` most common, as many rare ones (2 to 9 products), and as many just past the in-memory
+// sort's limit (5,001 to 20,000 products: the slowest shape for a sort, which then walks the
+// sort's list). Then the first page of the most and least common colors with no query. Each query
+// is timed `--runs` times; the percentiles are over every run of every word of a kind.
 
 let arguments = TimingArguments(CommandLine.arguments, usage: "SortsAndFacets CATALOG [--runs N] [--words N]")
 let options = (catalog: arguments.catalog, runs: arguments.int("runs", default: 21), words: arguments.int("words", default: 10))
@@ -19,26 +20,32 @@ let options = (catalog: arguments.catalog, runs: arguments.int("runs", default: 
 let connection = try Connection(path: options.catalog, mode: .readOnly)
 let products = Int(try connection.scalarInt("SELECT count(*) FROM products") ?? 0)
 
-/// Terms of letters alone (no digits) whose number of products is in `docs`, most products first.
-@MainActor func terms(_ docs: ClosedRange<Int>, limit: Int) throws -> [String] {
-    let statement = try connection.prepare("""
-        SELECT term FROM word_terms WHERE docs BETWEEN \(docs.lowerBound) AND \(docs.upperBound)
-        AND length(term) >= 4 AND term NOT GLOB '*[0-9]*' ORDER BY docs DESC, term LIMIT \(limit)
-        """)
-    var found: [String] = []
-    while try statement.step() { if let term = statement.text(at: 0) { found.append(term) } }
-    return found
+let search = try ProductSearch(databasePath: options.catalog)
+
+/// Words of letters alone (four or more) from the titles of the first 3,000 products, with how
+/// many products each matches (up to 20,001), most first.
+@MainActor func sampledWords() throws -> [(word: String, count: Int)] {
+    let statement = try connection.prepare("SELECT title FROM products LIMIT 3000")
+    var words = Set<String>()
+    while try statement.step(), words.count < 1_500 {
+        for word in (statement.text(at: 0) ?? "").lowercased().split(separator: " ")
+        where word.count >= 4 && word.allSatisfy(\.isLetter) { words.insert(String(word)) }
+    }
+    return try words.sorted().map { ($0, try search.countMatches(query: $0, typos: false, upTo: 20_001).count) }
+        .sorted { ($0.count, $1.word) > ($1.count, $0.word) }
+}
+let sampled = try sampledWords()
+func terms(_ docs: ClosedRange<Int>, limit: Int) -> [String] {
+    Array(sampled.filter { docs.contains($0.count) }.map(\.word).prefix(limit))
 }
 
 let kinds: [(name: String, queries: [String])] = [
     ("no query", [""]),
-    ("common word", try terms(10_001...Int.max, limit: options.words)),
-    ("rare word", try terms(2...9, limit: options.words)),
-    // ProductSearch sorts up to 5,000 matches in memory; past that it walks the sort's index.
-    ("word past the in-memory sort", try terms(5_001...20_000, limit: options.words)),
+    ("common word", terms(10_001...Int.max, limit: options.words)),
+    ("rare word", terms(2...9, limit: options.words)),
+    // ProductSearch sorts up to 5,000 matches in memory; past that it walks the sort's lists.
+    ("word past the in-memory sort", terms(5_001...20_000, limit: options.words)),
 ]
-
-let search = try ProductSearch(databasePath: options.catalog)
 let clock = ContinuousClock()
 
 /// p50, p99 and the worst of `timings`, in milliseconds.
@@ -91,6 +98,19 @@ for (name, queries) in kinds {
             }
         }
         say("  page \(depth) at most, \(sort.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(summary(timings))")
+    }
+}
+
+// A filter alone: the sort's walk reads and checks products until 20 pass.
+let colors = try search.facets(query: "")[.color]?.values ?? []
+for color in [colors.first, colors.last].compactMap({ $0 }) {
+    var filters = SearchFilters()
+    filters.colors = [color.value]
+    say("\n## no query, color \(color.value) (\(color.count) products)")
+    for sort in SearchSort.allCases {
+        var timings: [Double] = []
+        for _ in 0..<options.runs { timings.append(milliseconds(try clock.measure { try firstPage("", sort, filters: filters) })) }
+        say("  first page, \(sort.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(summary(timings))")
     }
 }
 

@@ -97,12 +97,92 @@ extension ProductSearch {
     }
 
     /// The products in `sort`'s order after `after` that `filters` keep and `keep` accepts, up to `limit`.
+    ///
+    /// By price and by title the catalog's sort lists (``SortLists``) give the order, with the
+    /// products changed since they were built read from the table and merged in; the newest
+    /// first, and a catalog without the lists (layout 6 until its first write), read the table in
+    /// the SQL order.
     private func walk(_ sort: SearchSort, filters: SearchFilters, after: SortPosition?, limit: Int,
                       _ keep: (SortedRow) throws -> Bool) throws -> [SortKey] {
-        let value = try sortExpression(sort)
+        guard sort != .newest, try SortLists.exists(connection) else {
+            return try tableWalk(sort, filters: filters, after: after, limit: limit, changedOnly: false, keep)
+        }
+        let changed = try connection.hasTable(SortLists.changesTable)
+            && connection.scalarInt("SELECT EXISTS (SELECT 1 FROM \(SortLists.changesTable))") == 1
+        let listed = try listWalk(sort, filters: filters, after: after, limit: limit, skippingChanged: changed, keep)
+        guard changed else { return listed }
+        let noted = try tableWalk(sort, filters: filters, after: after, limit: limit, changedOnly: true, keep)
+        // Two runs in the sort's order, each of its first `limit`: merged, their first `limit` are the walk's.
+        var merged: [SortKey] = []
+        var (i, j) = (0, 0)
+        while merged.count < limit, i < listed.count || j < noted.count {
+            if j == noted.count || (i < listed.count && SortKey.before(listed[i], noted[j], sort)) {
+                merged.append(listed[i]); i += 1
+            } else {
+                merged.append(noted[j]); j += 1
+            }
+        }
+        return merged
+    }
+
+    /// ``walk(_:filters:after:limit:_:)`` over the sort lists, skipping the products noted as
+    /// changed when `skippingChanged`: each listed product is read by productId, with the filters.
+    private func listWalk(_ sort: SearchSort, filters: SearchFilters, after: SortPosition?, limit: Int, skippingChanged: Bool,
+                          _ keep: (SortedRow) throws -> Bool) throws -> [SortKey] {
+        let (valued, missing): (SortLists.List, SortLists.List) = sort == .title ? (.title, .titleMissing) : (.price, .priceMissing)
+        let forward = sort != .priceDescending
+        let filter = try filterClause(filters)
+        let unchanged = skippingChanged ? " AND NOT EXISTS (SELECT 1 FROM \(SortLists.changesTable) c WHERE c.productId = ?1)" : ""
+        let row = try prepared("SELECT \(try walkColumns(sort)) FROM \(CatalogSchema.table) p WHERE p.productId = ?1\(unchanged)\(filter.sql)")
+        let reader = try SortLists.Reader(prepare: prepared)
+        // Where each list is read from: a cursor with a value starts in the list of values, one
+        // without in the list of products without.
+        var starts: [(SortLists.List, [UInt8]?)] = [(valued, nil), (missing, nil)]
+        if let after {
+            let id = Array(after.productId.utf8)
+            switch after.value {
+            case .number(let price)? where valued == .price:
+                starts[0].1 = id.withUnsafeBytes { SortLists.priceKey(price, productId: $0) }
+            case .text(let title)?:
+                let title = Array(title.utf8)
+                starts[0].1 = title.withUnsafeBytes { titleBytes in id.withUnsafeBytes { SortLists.titleKey(titleBytes, productId: $0) } }
+            case .number?:
+                break
+            case nil:
+                starts = [(missing, id.withUnsafeBytes { SortLists.missingKey(productId: $0) })]
+            }
+        }
+        var keys: [SortKey] = []
+        for (list, start) in starts where keys.count < limit {
+            var cursor = try SortLists.Cursor(list, reader: reader, forward: forward, after: start)
+            while keys.count < limit, let key = try cursor.next() {
+                try row.using {
+                    try row.bind(1, utf8: Array(SortLists.productId(in: key, of: list)))
+                    try filter.bind(to: row)
+                    guard try row.step(), try keep(SortedRow(statement: row)) else { return }
+                    keys.append(SortKey(value: Self.sortValue(row, 0, sort), productId: row.text(at: 1) ?? ""))
+                }
+            }
+        }
+        return keys
+    }
+
+    /// The columns a walk reads: the sort's value, the productId, and the fields words are matched in.
+    private func walkColumns(_ sort: SearchSort) throws -> String {
         let fields = try WordLists.fields.map { ProductColumn.expression(for: $0, alias: "p", columnNames: try productColumnNames) }
-        let columns = "\(value), p.productId, " + fields.joined(separator: ", ")
-        let from = try sortSource(sort)
+        return "\(try sortExpression(sort)), p.productId, " + fields.joined(separator: ", ")
+    }
+
+    /// ``walk(_:filters:after:limit:_:)`` in SQL over the whole table (through its indexes, in a
+    /// catalog of layout 6) or over the products noted in ``SortLists/changesTable``.
+    private func tableWalk(_ sort: SearchSort, filters: SearchFilters, after: SortPosition?, limit: Int, changedOnly: Bool,
+                           _ keep: (SortedRow) throws -> Bool) throws -> [SortKey] {
+        let value = try sortExpression(sort)
+        let columns = try walkColumns(sort)
+        // Only a few products are noted: read them first (CROSS JOIN keeps SQLite to that order), then sort them.
+        let from = changedOnly
+            ? "FROM \(SortLists.changesTable) c CROSS JOIN \(CatalogSchema.table) p ON p.productId = c.productId"
+            : try sortSource(sort)
         let filter = try filterClause(filters).sql
         let descending = sort == .priceDescending || sort == .newest
         let order = descending ? "DESC" : "ASC"

@@ -20,14 +20,16 @@
 /// `salesPriceCents`; it is read as it is and upgraded by the first write (``upgrade(_:)``).
 /// Layouts 3 to 5 kept words in FTS5; layout 6 keeps them in the catalog's own index
 /// (``WordLists``), with the changes since it was built noted beside it (``WordChanges``) and
-/// the order of products added since the last import (``ProductAdditions``). A catalog of an
-/// older layout is searched by productId alone until its first write (an import or an edit),
-/// which drops FTS5's tables and builds the index from its products.
+/// the order of products added since the last import (``ProductAdditions``). Layout 7 keeps the
+/// orders by price and by title as lists of its own (``SortLists``) where layout 6 kept two
+/// indexes. A catalog of layouts 3 to 5 is searched by productId alone, and one of layout 6
+/// sorted by its indexes, until its first write (an import or an edit), which drops FTS5's
+/// tables or those indexes and builds the index and the lists from its products.
 public enum CatalogSchema {
     /// `PRAGMA application_id` of a catalog file ("PCAT"), so we never overwrite someone else's database.
     public static let applicationID: Int32 = 0x5043_4154
     /// `PRAGMA user_version` of the current layout.
-    public static let version: Int32 = 6
+    public static let version: Int32 = 7
     /// The table holding the products.
     public static let table = "products"
     /// The page size of a new catalog whose rows have `lengths`: the smallest of 4, 8 and 16 KiB
@@ -130,19 +132,10 @@ public enum CatalogSchema {
         try WordLists.upgrade(connection)
         try connection.execute(ProductAdditions.createStatements)
         try FacetIndex.upgrade(connection)
-        try connection.execute(sortIndexes)
         if try connection.scalarInt("PRAGMA user_version") ?? 0 < Int64(version) {
             try connection.execute("PRAGMA user_version = \(version)")
         }
     }
-
-    /// The indexes sorted searches walk (see ``SearchSort``): by effective price and by title.
-    /// The expressions are the ones the searches order by, so SQLite reads the index instead of
-    /// sorting.
-    static let sortIndexes = """
-        CREATE INDEX IF NOT EXISTS \(table)_price ON \(table) (ifnull(salesPriceMilli, listPriceMilli), productId);
-        CREATE INDEX IF NOT EXISTS \(table)_title ON \(table) (nullif(title, '') COLLATE NOCASE, productId);
-        """
 
     /// What an existing file at a path is.
     public enum FileKind: Sendable, Equatable {

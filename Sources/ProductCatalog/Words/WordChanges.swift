@@ -60,7 +60,12 @@
 
     /// True when the notes are many enough that the next upsert should rebuild the index.
     static func wantCompaction(_ connection: Connection, products: Int) throws -> Bool {
-        try count(connection) > max(compactionMinimum, Int(Double(products) * compactionShare))
+        try count(connection) > compactionThreshold(products: products)
+    }
+
+    /// The notes past which the next upsert rebuilds the index (and the sort lists, ``SortLists``).
+    static func compactionThreshold(products: Int) -> Int {
+        max(compactionMinimum, Int(Double(products) * compactionShare))
     }
 }
 

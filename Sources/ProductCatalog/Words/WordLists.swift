@@ -32,6 +32,7 @@
         \(SQLitePostingStore.createStatements)
         \(TermList.createStatement);
         \(PlaceMap.createStatement);
+        \(SortLists.createStatement);
         CREATE TABLE IF NOT EXISTS \(metaTable) (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
         """
     }
@@ -58,21 +59,26 @@
         if try connection.hasTable("word_products") || connection.hasTable("words") {
             try connection.execute(dropFTS5Statements)
         }
-        if try !exists(connection) {
+        // Layout 6 kept no sort lists: its indexes by price and by title give way to them.
+        if try !exists(connection) || !SortLists.exists(connection) {
+            try connection.execute("DROP INDEX IF EXISTS \(CatalogSchema.table)_price; DROP INDEX IF EXISTS \(CatalogSchema.table)_title;")
             try WordListsWriter.rebuild(connection, spillPath: connection.path + ".words")
         }
         try connection.execute(WordChanges.createStatements)
+        try connection.execute(SortLists.changeStatements)
     }
 
     /// Builds the index anew when the changes noted since it was built are many enough
     /// (``WordChanges/wantCompaction(_:products:)``): what an upsert or an edit calls before it commits.
     static func compactIfWanted(_ connection: Connection, products: Int) throws {
-        guard try exists(connection), try WordChanges.wantCompaction(connection, products: products) else { return }
+        guard try exists(connection), try WordChanges.wantCompaction(connection, products: products)
+                || SortLists.changeCount(connection) > WordChanges.compactionThreshold(products: products) else { return }
         try WordListsWriter.rebuild(connection, spillPath: connection.path + ".words")
     }
 
     /// The tables copied from a build's file into the catalog.
-    static let tables = [SQLitePostingStore.blocksTable, SQLitePostingStore.startsTable, TermList.table, PlaceMap.table, metaTable]
+    static let tables = [SQLitePostingStore.blocksTable, SQLitePostingStore.startsTable, TermList.table, PlaceMap.table,
+                         SortLists.table, metaTable]
 
     /// True when the catalog on `connection` has this index.
     public static func exists(_ connection: Connection) throws -> Bool {

@@ -1,7 +1,7 @@
 /// Writes a catalog's word index (``WordLists``) from its products, given in productId order:
 /// each product's place (``PlaceMap``), its postings (``PostingsBuilder``), spilled as sorted
 /// segments (``PostingSegment``) whenever they pass `memoryBudget`, and at the end the segments
-/// merged into page-sized blocks and the term list. Memory stays bounded whatever the catalog's
+/// merged into page-sized blocks and the term list; and beside it the sort lists (``SortListsWriter``). Memory stays bounded whatever the catalog's
 /// size; no row is written per term or per posting.
 ///
 /// A replacing import runs it on its second core into a file of its own (``WordIndexBuild``);
@@ -15,10 +15,12 @@ struct WordListsWriter {
     private var places: PlaceMap.Writer
     private var builder: PostingsBuilder
     private var segments: [PostingSegment] = []
+    /// The sort lists' writer, when this one writes them too.
+    private var sorts: SortListsWriter?
 
     /// Writes into the empty index tables on `connection` (inside its transaction), spilling
-    /// segments to unlinked files named from `spillPath`.
-    init(connection: Connection, spillPath: String, budget: Int) throws {
+    /// segments to unlinked files named from `spillPath`; the sort lists too when `sorting`.
+    init(connection: Connection, spillPath: String, budget: Int, sorting: Bool = true) throws {
         self.connection = connection
         self.spillPath = spillPath
         self.budget = budget
@@ -35,10 +37,13 @@ struct WordListsWriter {
             }
         }
         builder = try PostingsBuilder()
+        sorts = sorting ? try SortListsWriter(connection: connection, capacity: capacity, spillPath: spillPath, budget: budget / 2) : nil
     }
 
-    /// Adds the next product: its productId and its title, brand and type (nil when missing).
-    mutating func add(productId: UnsafeRawBufferPointer, fields: [UnsafeRawBufferPointer?]) throws {
+    /// Adds the next product: its productId, its title, brand and type (nil when missing) and its
+    /// price (sale, else list).
+    mutating func add(productId: UnsafeRawBufferPointer, fields: [UnsafeRawBufferPointer?], price: Int64?) throws {
+        try sorts?.add(productId: productId, price: price, title: fields[0])
         let place = try places.add(productId)
         _ = try builder.add(place: place, fields: fields)
         if builder.memory >= budget {
@@ -47,9 +52,10 @@ struct WordListsWriter {
         }
     }
 
-    /// Merges what was added into the blocks and the term list, and gives the index a new version.
+    /// Merges what was added into the blocks, the term list and the sort lists, and gives the index a new version.
     mutating func finish() throws {
         try places.finish()
+        try sorts?.finish()
         if builder.postings > 0 || segments.isEmpty {
             segments.append(try PostingSegment(writing: builder, path: spillPath + ".segment\(segments.count)"))
         }
@@ -71,16 +77,23 @@ struct WordListsWriter {
         var writer = try WordListsWriter(connection: connection, spillPath: spillPath, budget: budget)
         let names = try Set(columnNames(connection))
         let fields = WordLists.fields.map { names.contains($0.columnName.lowercased()) ? $0.columnName : "NULL" }
-        let products = try connection.prepare("SELECT productId, \(fields.joined(separator: ", ")) FROM \(CatalogSchema.table) ORDER BY productId")
+        let price = [ProductField.salesPrice, .listPrice].map { names.contains($0.columnName.lowercased()) ? "p.\($0.columnName)" : "NULL" }
+        let products = try connection.prepare("""
+            SELECT p.productId, \(fields.map { $0 == "NULL" ? $0 : "p.\($0)" }.joined(separator: ", ")), ifnull(\(price[0]), \(price[1]))
+            FROM \(CatalogSchema.table) p ORDER BY p.productId
+            """)
+        let priceColumn = Int32(WordLists.fields.count + 1)
         try products.using {
             while try products.step() {
+                let price = products.isNull(at: priceColumn) ? nil : products.int64(at: priceColumn)
                 try products.withBytes(at: 0) { productId in
-                    try products.withColumns(1...WordLists.fields.count) { try writer.add(productId: productId, fields: $0) }
+                    try products.withColumns(1...WordLists.fields.count) { try writer.add(productId: productId, fields: $0, price: price) }
                 }
             }
         }
         try writer.finish()
         try WordChanges.clear(connection)
+        try SortLists.clearChanges(connection)
     }
 
     static func columnNames(_ connection: Connection) throws -> [String] {

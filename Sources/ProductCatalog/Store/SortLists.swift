@@ -1,0 +1,319 @@
+/// The catalog's sort orders by price and by title, precomputed: what a sorted search walks
+/// instead of an index the import would have to build on its writing thread.
+///
+/// ```sql
+/// CREATE TABLE sort_lists (block INTEGER PRIMARY KEY, data BLOB NOT NULL);
+/// CREATE TABLE sort_changes (productId TEXT PRIMARY KEY COLLATE NOCASE) WITHOUT ROWID;
+/// ```
+///
+/// **Lists.** Four lists (``List``): the products with a price in (price, productId) order, those
+/// without one in productId order, and the same two for the title. A list is a sequence of
+/// *keys*, byte strings whose byte order is the sort's (``priceKey(_:productId:)``,
+/// ``titleKey(_:productId:)``), each ending with the product's productId folded as `NOCASE`
+/// folds it, by which the product is read. The dearest first is the price list read backwards.
+///
+/// **Blocks.** A list is packed into rows of about a page, in order: block `n` of list `l` has
+/// the rowid `l << 32 | n`; its `data` is `varint(count)` then each key as
+/// `varint(bytes shared with the key before) · varint(rest's length) · rest`, the first sharing
+/// nothing, so a reader finds a position by a binary search over the blocks' first keys.
+///
+/// **Built** with the word index, from the same products in productId order (``SortListsWriter``),
+/// on the import's second core, and copied in with it (``WordLists/adopt(from:_:)``).
+///
+/// **Changes.** Triggers note in `sort_changes` each product added, deleted, renamed, or given a
+/// new price or title since the lists were built. A sorted search skips the lists' entries of
+/// noted products and reads the noted products as they are now from the table, in its order,
+/// merging the two; a rebuild of the lists forgets the notes.
+enum SortLists {
+    public static let table = "sort_lists"
+    public static let changesTable = "sort_changes"
+
+    /// The lists kept, and the number in their blocks' rowids.
+    public enum List: Int64, CaseIterable, Sendable {
+        /// Products with a price (their sale price, else their list price), cheapest first, ties by productId.
+        case price = 1
+        /// Products without a price, by productId.
+        case priceMissing = 2
+        /// Products with a title that is not empty, by title ignoring ASCII case, ties by productId.
+        case title = 3
+        /// Products without a title, by productId.
+        case titleMissing = 4
+
+        /// The first rowid of the list's blocks.
+        var firstBlock: Int64 { rawValue << 32 }
+    }
+
+    static let createStatement = "CREATE TABLE IF NOT EXISTS \(table) (block INTEGER PRIMARY KEY, data BLOB NOT NULL)"
+
+    /// The fields whose changes move a product in a list.
+    static let sortedFields: [ProductField] = [.title, .listPrice, .salesPrice]
+
+    /// The table of changes and the triggers that fill it (made after a build's own inserts).
+    static var changeStatements: String {
+        let fields = (["productId"] + sortedFields.map(\.columnName)).map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
+        func note(_ id: String) -> String {
+            // Not `INSERT OR IGNORE`: in a trigger, the conflict clause of the statement that fired it wins.
+            "INSERT INTO \(changesTable) (productId) SELECT \(id) WHERE NOT EXISTS (SELECT 1 FROM \(changesTable) WHERE productId = \(id));"
+        }
+        return """
+            CREATE TABLE IF NOT EXISTS \(changesTable) (productId TEXT PRIMARY KEY COLLATE NOCASE) WITHOUT ROWID;
+            CREATE TRIGGER IF NOT EXISTS sort_changes_insert AFTER INSERT ON \(CatalogSchema.table) BEGIN
+              \(note("new.productId"))
+            END;
+            CREATE TRIGGER IF NOT EXISTS sort_changes_update
+              AFTER UPDATE OF productId, \(sortedFields.map(\.columnName).joined(separator: ", ")) ON \(CatalogSchema.table)
+              WHEN \(fields) BEGIN
+              \(note("old.productId"))
+              \(note("new.productId"))
+            END;
+            CREATE TRIGGER IF NOT EXISTS sort_changes_delete AFTER DELETE ON \(CatalogSchema.table) BEGIN
+              \(note("old.productId"))
+            END;
+            """
+    }
+
+    /// True when the catalog on `connection` keeps the lists.
+    public static func exists(_ connection: Connection) throws -> Bool {
+        try connection.hasTable(table)
+    }
+
+    /// Forgets every note: the lists were built anew.
+    static func clearChanges(_ connection: Connection) throws {
+        guard try connection.hasTable(changesTable) else { return }
+        try connection.execute("DELETE FROM \(changesTable)")
+    }
+
+    /// How many products are noted.
+    static func changeCount(_ connection: Connection) throws -> Int {
+        guard try connection.hasTable(changesTable) else { return 0 }
+        return Int(try connection.scalarInt("SELECT count(*) FROM \(changesTable)") ?? 0)
+    }
+
+    // MARK: - Keys
+
+    /// The key of a product with a price: the price as 8 big-endian bytes, its sign bit flipped
+    /// (so negative prices come first), then the folded productId.
+    public static func priceKey(_ price: Int64, productId: UnsafeRawBufferPointer) -> [UInt8] {
+        let biased = UInt64(bitPattern: price) ^ (1 << 63)
+        var key = (0..<8).map { UInt8(truncatingIfNeeded: biased >> (56 - 8 * $0)) }
+        key.reserveCapacity(8 + productId.count)
+        appendFolded(productId, to: &key)
+        return key
+    }
+
+    /// The key of a product with a title: the title folded, a zero byte (text holds none), then
+    /// the folded productId; so titles compare as `NOCASE` compares them, a prefix first.
+    public static func titleKey(_ title: UnsafeRawBufferPointer, productId: UnsafeRawBufferPointer) -> [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(title.count + 1 + productId.count)
+        appendFolded(title, to: &key)
+        key.append(0)
+        appendFolded(productId, to: &key)
+        return key
+    }
+
+    /// The key of a product without the list's value: its folded productId.
+    public static func missingKey(productId: UnsafeRawBufferPointer) -> [UInt8] {
+        var key: [UInt8] = []
+        appendFolded(productId, to: &key)
+        return key
+    }
+
+    /// The folded productId a key of `list` ends with.
+    public static func productId(in key: [UInt8], of list: List) -> ArraySlice<UInt8> {
+        switch list {
+        case .price: key.dropFirst(8)
+        case .title: key.firstIndex(of: 0).map { key[($0 + 1)...] } ?? key[key.endIndex...]
+        case .priceMissing, .titleMissing: key[...]
+        }
+    }
+
+    private static func appendFolded(_ bytes: UnsafeRawBufferPointer, to key: inout [UInt8]) {
+        for byte in bytes { key.append(ProductIdOrder.fold(byte)) }
+    }
+
+    // MARK: - Blocks
+
+    /// Packs a list's keys, given in order, into blocks of at most `capacity` bytes.
+    struct BlockWriter {
+        let list: List
+        private let capacity: Int
+        private var bytes: [UInt8] = []
+        private var count = 0
+        private var previous: [UInt8] = []
+        private var blocks: Int64 = 0
+        private let emit: (_ block: Int64, _ data: [UInt8]) throws -> Void
+
+        init(list: List, capacity: Int, emit: @escaping (_ block: Int64, _ data: [UInt8]) throws -> Void) {
+            self.list = list
+            self.capacity = capacity
+            self.emit = emit
+        }
+
+        mutating func add(_ key: UnsafeRawBufferPointer) throws {
+            var shared = 0
+            if count > 0 {
+                let most = min(previous.count, key.count)
+                previous.withUnsafeBytes { before in
+                    while shared < most, before[shared] == key[shared] { shared += 1 }
+                }
+            }
+            if count > 0, bytes.count + 10 + key.count - shared + 10 > capacity {
+                try close()
+                shared = 0
+            }
+            VarInt.append(UInt64(shared), to: &bytes)
+            VarInt.append(UInt64(key.count - shared), to: &bytes)
+            bytes += key[shared...]
+            previous.removeAll(keepingCapacity: true)
+            previous += key
+            count += 1
+        }
+
+        mutating func add(_ key: [UInt8]) throws {
+            try key.withUnsafeBytes { try add($0) }
+        }
+
+        /// Writes the last block.
+        mutating func finish() throws {
+            if count > 0 { try close() }
+        }
+
+        private mutating func close() throws {
+            var data: [UInt8] = []
+            data.reserveCapacity(bytes.count + 5)
+            VarInt.append(UInt64(count), to: &data)
+            data += bytes
+            try emit(list.firstBlock | blocks, data)
+            blocks += 1
+            bytes.removeAll(keepingCapacity: true)
+            count = 0
+        }
+    }
+
+    /// The keys of a block's `data`, in order; only the first `limit` when given.
+    static func keys(in data: UnsafeRawBufferPointer, limit: Int = .max) throws -> [[UInt8]] {
+        var offset = 0
+        guard let count = VarInt.read(data, at: &offset) else { throw CorruptList() }
+        var keys: [[UInt8]] = []
+        keys.reserveCapacity(min(Int(count), limit))
+        var previous: [UInt8] = []
+        for _ in 0..<min(Int(count), limit) {
+            guard let shared = VarInt.read(data, at: &offset).map(Int.init), let length = VarInt.read(data, at: &offset).map(Int.init),
+                  shared <= previous.count, offset + length <= data.count else { throw CorruptList() }
+            var key = Array(previous[..<shared])
+            key += data[offset..<offset + length]
+            offset += length
+            keys.append(key)
+            previous = key
+        }
+        return keys
+    }
+
+    /// A block that does not decode.
+    struct CorruptList: Error {}
+
+    // MARK: - Reading
+
+    /// Reads the blocks of the lists on one connection.
+    final class Reader {
+        private let readBlock: Statement
+        private let lastBlock: Statement
+
+        /// Reads with statements `prepare` makes (a connection's `prepare`, or a cache of them).
+        init(prepare: (String) throws -> Statement) throws {
+            readBlock = try prepare("SELECT data FROM \(SortLists.table) WHERE block = ?1")
+            lastBlock = try prepare("SELECT max(block) FROM \(SortLists.table) WHERE block >= ?1 AND block < ?2")
+        }
+
+        /// How many blocks `list` has.
+        func blockCount(_ list: List) throws -> Int {
+            try lastBlock.using {
+                try lastBlock.bind(1, list.firstBlock)
+                try lastBlock.bind(2, list.firstBlock + (1 << 32))
+                guard try lastBlock.step(), !lastBlock.isNull(at: 0) else { return 0 }
+                return Int(lastBlock.int64(at: 0) - list.firstBlock) + 1
+            }
+        }
+
+        /// The keys of block `index` of `list` (the first `limit` of them when given).
+        func keys(_ list: List, block index: Int, limit: Int = .max) throws -> [[UInt8]] {
+            try readBlock.using {
+                try readBlock.bind(1, list.firstBlock | Int64(index))
+                guard try readBlock.step() else { throw CorruptList() }
+                return try readBlock.withBytes(at: 0) { try SortLists.keys(in: $0, limit: limit) }
+            }
+        }
+    }
+
+    /// Keys of one list read in order, forwards or backwards, from a position found by key.
+    struct Cursor {
+        let list: List
+        let forward: Bool
+        private let reader: Reader
+        private let blockCount: Int
+        private var block: Int
+        private var keys: [[UInt8]] = []
+        /// The next key's index in ``keys``.
+        private var index = 0
+
+        /// Starts at the first key after `after` (before it when reading backwards), or at the
+        /// list's first key (last) without one.
+        init(_ list: List, reader: Reader, forward: Bool, after: [UInt8]?) throws {
+            self.list = list
+            self.forward = forward
+            self.reader = reader
+            blockCount = try reader.blockCount(list)
+            block = forward ? 0 : blockCount - 1
+            guard blockCount > 0 else { return }
+            guard let after else {
+                try load(block)
+                index = forward ? 0 : keys.count - 1
+                return
+            }
+            // The last block whose first key is at most `after` (forwards) or below it (backwards).
+            var low = 0, high = blockCount - 1, found = -1
+            while low <= high {
+                let middle = (low + high) / 2
+                let first = try reader.keys(list, block: middle, limit: 1).first ?? []
+                let fits = forward ? !after.lexicographicallyPrecedes(first) : first.lexicographicallyPrecedes(after)
+                if fits { found = middle; low = middle + 1 } else { high = middle - 1 }
+            }
+            if found < 0 {
+                // Every key is past `after`: forwards, all are read; backwards, none.
+                block = forward ? 0 : -1
+                if forward { try load(0) }
+                return
+            }
+            try load(found)
+            if forward {
+                index = keys.firstIndex { after.lexicographicallyPrecedes($0) } ?? keys.count
+            } else {
+                index = (keys.lastIndex { $0.lexicographicallyPrecedes(after) }) ?? -1
+            }
+        }
+
+        private mutating func load(_ number: Int) throws {
+            block = number
+            keys = try reader.keys(list, block: number)
+        }
+
+        /// The next key in the cursor's direction, or nil past the list's end.
+        mutating func next() throws -> [UInt8]? {
+            while true {
+                guard block >= 0, block < blockCount else { return nil }
+                if index >= 0, index < keys.count {
+                    defer { index += forward ? 1 : -1 }
+                    return keys[index]
+                }
+                let following = block + (forward ? 1 : -1)
+                guard following >= 0, following < blockCount else {
+                    block = following
+                    return nil
+                }
+                try load(following)
+                index = forward ? 0 : keys.count - 1
+            }
+        }
+    }
+}
