@@ -107,6 +107,12 @@ extension ProductSearch {
         guard sort != .newest, try SortLists.exists(connection) else {
             return try tableWalk(sort, filters: filters, after: after, limit: limit, changedOnly: false, keep)
         }
+        return try connection.reading { try listedWalk(sort, filters: filters, after: after, limit: limit, keep) }
+    }
+
+    /// ``walk(_:filters:after:limit:_:)`` through the sort lists and the changes noted beside them.
+    private func listedWalk(_ sort: SearchSort, filters: SearchFilters, after: SortPosition?, limit: Int,
+                            _ keep: (SortedRow) throws -> Bool) throws -> [SortKey] {
         let changed = try connection.hasTable(SortLists.changesTable)
             && connection.scalarInt("SELECT EXISTS (SELECT 1 FROM \(SortLists.changesTable))") == 1
         let listed = try listWalk(sort, filters: filters, after: after, limit: limit, skippingChanged: changed, keep)

@@ -148,6 +148,14 @@ public final class Connection {
         }
     }
 
+    /// Runs `body`, which only reads, inside one read transaction, unless one is open already:
+    /// many short statements then take the file's shared lock once, not once each (two system
+    /// calls a statement otherwise), and read one state of the file.
+    public func reading<T>(_ body: () throws -> T) throws -> T {
+        guard sqlite3_get_autocommit(handle) != 0 else { return try body() }
+        return try transaction(.deferred, body)
+    }
+
     /// Begins a transaction that spans several calls; end it with ``commit()`` or ``rollback()``.
     public func begin(_ kind: TransactionKind) throws {
         try execute("BEGIN \(kind.rawValue)")
