@@ -14,44 +14,49 @@ extension ProductSearch {
     public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true,
                      after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
         precondition(limit > 0, "a page holds at least one product")
-        var products: [Product] = []
-        let position = cursor?.bucketPosition
-        let plan = try indexPlan(query, typos: typos)
-        func highlighted(_ page: SearchPage) throws -> SearchPage {
-            guard let plan else { return page }
-            var page = page
-            page.highlights = try page.products.map { try highlights(of: $0, plan: plan) }
-            return page
+        // One read transaction: the many short reads of the lists take the file's lock once.
+        return try connection.reading {
+            var products: [Product] = []
+            let position = cursor?.bucketPosition
+            let plan = try indexPlan(query, typos: typos)
+            func highlighted(_ page: SearchPage) throws -> SearchPage {
+                guard let plan else { return page }
+                var page = page
+                page.highlights = try page.products.map { try highlights(of: $0, plan: plan) }
+                return page
+            }
+            if position == nil {
+                let prefixPage = try page(prefix: query, filters: filters, after: cursor, limit: limit)
+                if prefixPage.nextCursor != nil { return try highlighted(prefixPage) }
+                products = prefixPage.products
+            }
+            guard let plan else {
+                return SearchPage(products: products, nextCursor: nil)
+            }
+            // One more than fits, to know whether a next page exists.
+            let hits = try indexHits(plan, after: position, excluding: PrefixRange(prefix: query), filters: filters,
+                                     limit: limit - products.count + 1)
+            let fitting = hits.prefix(limit - products.count)
+            for hit in fitting {
+                if let product = try product(id: hit.productId) { products.append(product) }
+            }
+            guard hits.count > fitting.count else { return try highlighted(SearchPage(products: products, nextCursor: nil)) }
+            let last = fitting.last.map { ($0.rank, $0.row) } ?? position ?? (MatchRank.first, 0)
+            return try highlighted(SearchPage(products: products, nextCursor: KeysetCursor(afterWordBucket: last.0.code, row: last.1)))
         }
-        if position == nil {
-            let prefixPage = try page(prefix: query, filters: filters, after: cursor, limit: limit)
-            if prefixPage.nextCursor != nil { return try highlighted(prefixPage) }
-            products = prefixPage.products
-        }
-        guard let plan else {
-            return SearchPage(products: products, nextCursor: nil)
-        }
-        // One more than fits, to know whether a next page exists.
-        let hits = try indexHits(plan, after: position, excluding: PrefixRange(prefix: query), filters: filters,
-                                 limit: limit - products.count + 1)
-        let fitting = hits.prefix(limit - products.count)
-        for hit in fitting {
-            if let product = try product(id: hit.productId) { products.append(product) }
-        }
-        guard hits.count > fitting.count else { return try highlighted(SearchPage(products: products, nextCursor: nil)) }
-        let last = fitting.last.map { ($0.rank, $0.row) } ?? position ?? (MatchRank.first, 0)
-        return try highlighted(SearchPage(products: products, nextCursor: KeysetCursor(afterWordBucket: last.0.code, row: last.1)))
     }
 
     /// How many products ``page(query:filters:after:limit:)`` lists in all; with `limit`,
     /// counting stops at `limit`.
     public func countMatches(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, upTo limit: Int? = nil) throws -> MatchCount {
         precondition(limit.map { $0 >= 0 } ?? true, "a count stops at 0 or more")
-        let byId = try count(prefix: query, filters: filters, upTo: limit)
-        if let limit, byId >= limit { return MatchCount(count: limit, isComplete: false) }
-        guard let plan = try indexPlan(query, typos: typos) else { return MatchCount(count: byId, isComplete: true) }
-        let words = try indexCount(plan, excluding: PrefixRange(prefix: query), filters: filters, limit: limit.map { $0 - byId })
-        return MatchCount(count: byId + words.count, isComplete: words.isComplete)
+        return try connection.reading {
+            let byId = try count(prefix: query, filters: filters, upTo: limit)
+            if let limit, byId >= limit { return MatchCount(count: limit, isComplete: false) }
+            guard let plan = try indexPlan(query, typos: typos) else { return MatchCount(count: byId, isComplete: true) }
+            let words = try indexCount(plan, excluding: PrefixRange(prefix: query), filters: filters, limit: limit.map { $0 - byId })
+            return MatchCount(count: byId + words.count, isComplete: words.isComplete)
+        }
     }
 
     /// ``countMatches(query:filters:upTo:)``'s count alone: exact without `limit`, `limit` when at least that many match.
