@@ -41,7 +41,42 @@ public struct RealisticVocabulary: Sendable {
             guard word.unicodeScalars.count >= 2, seen.insert(word).inserted else { continue }
             words.append(word)
         }
+        self.init(ranked: words, random: &random)
+    }
+
+    /// Up to `wordCount` words (at least 1,000 in all) taken from real word lists, as many from
+    /// each list as the others (the lists' words of two or more letters, hyphens and apostrophes
+    /// aside, in lower case), so that titles have the dense near neighbours of real languages
+    /// (inflected forms: *prediger*, *predigers*, *predigern*). Their ranks come from `seed`,
+    /// shorter words more common, as in real text; brands and types as with generated words.
+    public init(wordLists: [[String]], words wordCount: Int = 600_000, seed: UInt64 = 1) {
+        var random = SplitMix64(seed: SplitMix64.mix(seed ^ 0x7265_616C_776F_7264))
+        var seen = Set<String>(minimumCapacity: wordCount)
+        var words: [String] = []
+        let share = max(1, wordCount / max(1, wordLists.count))
+        for list in wordLists {
+            var usable = list.compactMap { line -> String? in
+                let word = line.lowercased()
+                return word.count >= 2 && word.allSatisfy(\.isLetter) ? word : nil
+            }
+            // A sample of `share` of them: the first `share` of a seeded shuffle.
+            for index in usable.indices.dropLast() {
+                let other = index + Int(truncatingIfNeeded: random.next() % UInt64(usable.count - index))
+                usable.swapAt(index, other)
+            }
+            for word in usable.prefix(share) where seen.insert(word).inserted { words.append(word) }
+        }
+        precondition(words.count >= 1_000, "real word lists give a realistic vocabulary of at least 1,000 words")
+        // Ranked by length, give or take three letters: short words common, long ones rare.
+        let keyed = words.map { ($0, $0.count + Int(truncatingIfNeeded: random.next() % 4)) }
+        self.init(ranked: keyed.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0), random: &random)
+    }
+
+    /// The vocabulary of `words`, most common first, with brands and types made from `random`.
+    private init(ranked words: [String], random: inout SplitMix64) {
+        let languages = WordMaker.languages
         self.words = words
+        let wordCount = words.count
 
         var brands: [String] = []
         let brandCount = min(30_000, wordCount / 20)
@@ -50,7 +85,7 @@ public struct RealisticVocabulary: Sendable {
             let language = languages[Int(truncatingIfNeeded: random.next() % UInt64(languages.count))]
             var name = Self.capitalized(WordMaker.word(language: language, syllables: 2, random: &random))
             switch random.next() % 20 {
-            case 0..<4: name += " " + Self.capitalized(words[Int(truncatingIfNeeded: random.next() % 2_000)])
+            case 0..<4: name += " " + Self.capitalized(words[Int(truncatingIfNeeded: random.next() % UInt64(min(2_000, wordCount)))])
             case 4: name += " & " + Self.capitalized(WordMaker.word(language: language, syllables: 2, random: &random))
             case 5: name += "-" + Self.capitalized(WordMaker.word(language: language, syllables: 1, random: &random))
             default: break

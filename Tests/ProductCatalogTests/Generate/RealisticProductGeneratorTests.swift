@@ -24,6 +24,33 @@ struct RealisticProductGeneratorTests {
         #expect(one != other)
     }
 
+    /// Word lists standing in for real ones: inflected forms of made-up stems, with lines a list
+    /// of words would not give (too short, with a digit, an apostrophe or a hyphen).
+    static func wordList(_ stems: String, endings: [String]) -> [String] {
+        var lines = ["a", "B2B", "o'clock", "well-known"]
+        func letters(_ number: Int) -> String {
+            String(String(number, radix: 26).map { Character(UnicodeScalar(UInt8(String($0), radix: 26)! + 97)) })
+        }
+        for index in 0..<800 { for ending in endings { lines.append("\(stems)\(letters(index))ü\(ending)") } }
+        return lines
+    }
+
+    @Test func realWordListsGiveAsManyWordsFromEachListAndTheSameWordsForASeed() {
+        let lists = [Self.wordList("Prediger", endings: ["", "s", "n"]), Self.wordList("maison", endings: ["", "s", "nette"])]
+        let vocabulary = RealisticVocabulary(wordLists: lists, words: 2_000, seed: 4)
+        let usable = Set(lists.flatMap { $0.map { $0.lowercased() } }.filter { $0.count >= 2 && $0.allSatisfy(\.isLetter) })
+        #expect(vocabulary.words.count == 2_000)
+        #expect(Set(vocabulary.words).count == 2_000)
+        #expect(vocabulary.words.allSatisfy(usable.contains))
+        #expect(vocabulary.words.filter { $0.hasPrefix("prediger") }.count == 1_000)
+        #expect(RealisticVocabulary(wordLists: lists, words: 2_000, seed: 4).words == vocabulary.words)
+        #expect(RealisticVocabulary(wordLists: lists, words: 2_000, seed: 5).words != vocabulary.words)
+        // Shorter words come first, give or take the three letters of the rank's jitter.
+        #expect(vocabulary.words.prefix(200).map(\.count).max()! <= vocabulary.words.suffix(200).map(\.count).min()! + 3)
+        let titles = generate(RealisticProductGenerator(rows: 200, seed: 1, vocabulary: vocabulary))
+        #expect(String(decoding: titles, as: UTF8.self).lowercased().contains("prediger"))
+    }
+
     @Test func theVocabularyHasDistinctWordsInSeveralLanguagesWithAHeavyHead() {
         let words = Self.vocabulary.words
         #expect(Set(words).count == 20_000)
