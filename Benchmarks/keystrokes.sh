@@ -12,8 +12,12 @@
 #   Benchmarks/keystrokes.sh --catalog .build-release/release/catalog   # time this build of catalog
 #   Benchmarks/keystrokes.sh --catalog NEW --before-catalog OLD         # and that one's server beside it
 #   Benchmarks/keystrokes.sh --titles 100 --postgres 'postgres://postgres@/postgres?host=/tmp/pg&port=5499&schema=keystrokes'
+#   Benchmarks/keystrokes.sh --languages --titles 200     # words from real word lists of five languages
 #
-# Installs wrk from Debian's packages when it is missing (as root). Files go to $TMPDIR/productcatalog-keystrokes.
+# With --languages, titles draw on Debian's word lists of German, French, Spanish, Italian and
+# Polish (`catalog generate --word-list`), dense with near neighbours as real languages are.
+# Installs wrk (and with --languages the word lists) from Debian's packages when missing (as root).
+# Files go to $TMPDIR/productcatalog-keystrokes.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,6 +29,7 @@ before=""
 postgres=""
 given=""
 before_catalog=""
+languages=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --rows) rows="$2"; shift 2 ;;
@@ -35,7 +40,8 @@ while [ $# -gt 0 ]; do
         --work) work="$2"; shift 2 ;;
         --catalog) given="$2"; shift 2 ;;
         --before-catalog) before_catalog="$2"; shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --languages) languages=yes; shift ;;
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -54,16 +60,27 @@ swift build -c release --package-path "$root/Benchmarks" --product Keystrokes >&
 keys="$root/Benchmarks/.build/release/Keystrokes"
 
 cd "$work"
-csv="realistic-$rows.csv"
-[ -f "$csv" ] || "$work/catalog-now" generate --rows "$rows" --seed "$seed" --vocabulary realistic --output "$csv"
+if [ -n "$languages" ]; then
+    lists=(ngerman french spanish italian polish)
+    [ -f /usr/share/dict/polish ] || apt-get install -y -qq wngerman wfrench wspanish witalian wpolish > /dev/null
+    csv="languages-$rows.csv"
+    [ -f "$csv" ] || "$work/catalog-now" generate --rows "$rows" --seed "$seed" --vocabulary realistic \
+        "${lists[@]/#/--word-list=/usr/share/dict/}" --output "$csv"
+    # The catalogs below are of the file they were made from.
+    work_suffix=-languages
+else
+    csv="realistic-$rows.csv"
+    [ -f "$csv" ] || "$work/catalog-now" generate --rows "$rows" --seed "$seed" --vocabulary realistic --output "$csv"
+    work_suffix=""
+fi
 # A catalog is kept for the next run only when the same revision made it (its layout may differ).
 echo "$before" > before.wanted
 for name in "${builds[@]}"; do
-    if [ ! -f "catalog-$name-$rows.sqlite" ] || [ "$name" = now ] || ! cmp -s before.wanted "catalog-$name-$rows.revision"; then
-        rm -f "catalog-$name-$rows.sqlite"
-        cp before.wanted "catalog-$name-$rows.revision"
-        /usr/bin/time -f "%e s, %M KB peak" -o import-$name.time "$work/catalog-$name" import "$csv" --db "catalog-$name-$rows.sqlite" --quiet > /dev/null
-        echo "import ($name): $(cat import-$name.time), $(stat -c %s "catalog-$name-$rows.sqlite") bytes"
+    if [ ! -f "catalog-$name-$rows$work_suffix.sqlite" ] || [ "$name" = now ] || ! cmp -s before.wanted "catalog-$name-$rows$work_suffix.revision"; then
+        rm -f "catalog-$name-$rows$work_suffix.sqlite"
+        cp before.wanted "catalog-$name-$rows$work_suffix.revision"
+        /usr/bin/time -f "%e s, %M KB peak" -o import-$name.time "$work/catalog-$name" import "$csv" --db "catalog-$name-$rows$work_suffix.sqlite" --quiet > /dev/null
+        echo "import ($name): $(cat import-$name.time), $(stat -c %s "catalog-$name-$rows$work_suffix.sqlite") bytes"
     fi
 done
 
@@ -74,8 +91,8 @@ fi
 
 echo
 echo "## In-process ($rows products)"
-"$keys" "catalog-now-$rows.sqlite" --titles "$titles" --seed "$seed" | tee inprocess.txt
-python3 - "$work/catalog-now-$rows.sqlite" "$titles" "$seed" > titles.txt <<'PY'
+"$keys" "catalog-now-$rows$work_suffix.sqlite" --titles "$titles" --seed "$seed" | tee inprocess.txt
+python3 - "$work/catalog-now-$rows$work_suffix.sqlite" "$titles" "$seed" > titles.txt <<'PY'
 import sqlite3, sys
 path, wanted, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 con = sqlite3.connect(path)
@@ -96,7 +113,7 @@ for name in "${servers[@]}"; do
     if [ "$name" = postgres ]; then
         "$work/catalog-now" serve --db "$postgres" --port 0 > serve-$name.out 2>&1 &
     else
-        "$work/catalog-$name" serve --db "catalog-$name-$rows.sqlite" --port 0 > serve-$name.out 2>&1 &
+        "$work/catalog-$name" serve --db "catalog-$name-$rows$work_suffix.sqlite" --port 0 > serve-$name.out 2>&1 &
     fi
     server=$!
     port=""

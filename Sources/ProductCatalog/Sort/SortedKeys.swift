@@ -42,7 +42,7 @@ final class SortedKeys {
     /// Calls `body` with every key added, in order; the keys are forgotten afterwards.
     func forEachSorted(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         sortMemory()
-        var sources: [KeySource] = try runs.map { try KeySource.run($0) }
+        var sources: [KeySource] = runs.map { KeySource.run($0) }
         if !spans.isEmpty { sources.append(.memory(index: 0)) }
         // Few runs (one per `budget` of keys): a linear pick of the smallest is cheap beside the copying.
         var current: [[UInt8]?] = try sources.indices.map { try next(&sources[$0]) }
@@ -50,7 +50,7 @@ final class SortedKeys {
             var smallest: Int?
             for index in current.indices {
                 guard let key = current[index] else { continue }
-                if let best = smallest, let bestKey = current[best], !Self.precedes(key, bestKey) { continue }
+                if let best = smallest, let bestKey = current[best], !ByteOrder.precedes(key, bestKey) { continue }
                 smallest = index
             }
             guard let index = smallest, let key = current[index] else { break }
@@ -60,14 +60,6 @@ final class SortedKeys {
         runs = []
         bytes = []
         spans = []
-    }
-
-    /// True when `a` comes before `b` byte by byte, a prefix first.
-    @inline(__always)
-    static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        let shared = min(a.count, b.count)
-        let order = shared == 0 ? 0 : a.withUnsafeBytes { x in b.withUnsafeBytes { y in memcmp(x.baseAddress!, y.baseAddress!, shared) } }
-        return order != 0 ? order < 0 : a.count < b.count
     }
 
     private enum KeySource {

@@ -276,7 +276,7 @@ enum SortLists {
             while low <= high {
                 let middle = (low + high) / 2
                 let first = try reader.keys(list, block: middle, limit: 1).first ?? []
-                let fits = forward ? !after.lexicographicallyPrecedes(first) : first.lexicographicallyPrecedes(after)
+                let fits = forward ? !ByteOrder.precedes(after, first) : ByteOrder.precedes(first, after)
                 if fits { found = middle; low = middle + 1 } else { high = middle - 1 }
             }
             if found < 0 {
@@ -287,9 +287,9 @@ enum SortLists {
             }
             try load(found)
             if forward {
-                index = keys.firstIndex { after.lexicographicallyPrecedes($0) } ?? keys.count
+                index = keys.firstIndex { ByteOrder.precedes(after, $0) } ?? keys.count
             } else {
-                index = (keys.lastIndex { $0.lexicographicallyPrecedes(after) }) ?? -1
+                index = (keys.lastIndex { ByteOrder.precedes($0, after) }) ?? -1
             }
         }
 

@@ -235,7 +235,7 @@ import Darwin
         private func less(_ a: Int, _ b: Int) -> Bool {
             let x = segments[a].key!, y = segments[b].key!
             if x.isStart != y.isStart { return !x.isStart }
-            return x.name.lexicographicallyPrecedes(y.name)
+            return ByteOrder.precedes(x.name, y.name)
         }
 
         private mutating func siftDown(_ start: Int) {
