@@ -10,13 +10,14 @@ extension ProductSearch {
     /// of a one-letter query on ten million products is then that of a query with ten thousand matches.
     /// ``FacetCounts/isComplete`` says whether it stopped.
     public func facets(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, top: Int = 10, cap: Int = facetCap) throws -> FacetCounts {
-        try facets(query, words: true, filters: filters, typos: typos, top: top, cap: cap)
+        // One read transaction: up to `cap` products read one by one take the file's lock once.
+        try connection.reading { try facets(query, words: true, filters: filters, typos: typos, top: top, cap: cap) }
     }
 
     /// The counts of ``facets(query:filters:top:cap:)`` among the products
     /// ``page(prefix:filters:after:limit:)`` lists.
     public func facets(prefix: String, filters: SearchFilters = SearchFilters(), top: Int = 10, cap: Int = facetCap) throws -> FacetCounts {
-        try facets(prefix, words: false, filters: filters, typos: false, top: top, cap: cap)
+        try connection.reading { try facets(prefix, words: false, filters: filters, typos: false, top: top, cap: cap) }
     }
 
     private func facets(_ query: String, words: Bool, filters: SearchFilters, typos: Bool, top: Int, cap: Int) throws -> FacetCounts {
