@@ -25,6 +25,8 @@ final class CatalogBuild {
     private(set) var productsDeleted = 0
     /// Products the catalog held before an upsert; 0 for a replacement.
     private(set) var productsBefore = 0
+    /// True when an upsert built the word index and the sort lists anew, its changes being many.
+    private(set) var listsRebuilt = false
     /// Products added, edited or deleted by hand since the previous import, which a replacement discards.
     private(set) var editsReplaced = 0
     /// A replacement's word index (``WordLists``), built beside it; nil for an upsert, whose
@@ -144,7 +146,7 @@ final class CatalogBuild {
                 self.lists = nil
                 try connection.begin(.deferred)
             }
-            if copyingLive { try WordLists.compactIfWanted(connection, products: try CatalogUpdate.productCount(connection)) }
+            if copyingLive { listsRebuilt = try WordLists.compactIfWanted(connection, products: try CatalogUpdate.productCount(connection)) }
             if !copyingLive { try carryFavorites(into: connection) }
             try connection.commit()
             if try !copyingLive && liveIsCatalog() { try carrySideTables(into: connection) }

@@ -93,10 +93,13 @@ final class CatalogUpdate {
             changedNothing = writer?.changedNothing ?? false
             writer = nil
             let products = try Self.productCount(connection)
-            try WordLists.compactIfWanted(connection, products: products)
+            listsRebuilt = try WordLists.compactIfWanted(connection, products: products)
             return products
         }
     }
+
+    /// True when ``finish()`` built the word index and the sort lists anew (``WordLists/compactIfWanted(_:products:)``).
+    private(set) var listsRebuilt = false
 
     /// True when the upsert changed no product, so ``install()`` leaves the file untouched.
     private var changedNothing = false

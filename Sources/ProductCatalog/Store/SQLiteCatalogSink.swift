@@ -22,6 +22,7 @@ final class SQLiteCatalogSink: CatalogSink {
     var productsBefore: Int { update?.productsBefore ?? build?.productsBefore ?? 0 }
     var productsDeleted: Int { update?.productsDeleted ?? build?.productsDeleted ?? 0 }
     var editsReplaced: Int { build?.editsReplaced ?? 0 }
+    var listsRebuilt: Bool { update?.listsRebuilt ?? build?.listsRebuilt ?? false }
 
     func check(output: String) throws {
         try CatalogCompanions(catalogPath: catalogName).check(output: output)

@@ -70,10 +70,13 @@
 
     /// Builds the index anew when the changes noted since it was built are many enough
     /// (``WordChanges/wantCompaction(_:products:)``): what an upsert or an edit calls before it commits.
-    static func compactIfWanted(_ connection: Connection, products: Int) throws {
+    /// Returns true when it built them anew.
+    @discardableResult
+    static func compactIfWanted(_ connection: Connection, products: Int) throws -> Bool {
         guard try exists(connection), try WordChanges.wantCompaction(connection, products: products)
-                || SortLists.changeCount(connection) > WordChanges.compactionThreshold(products: products) else { return }
+                || SortLists.changeCount(connection) > WordChanges.compactionThreshold(products: products) else { return false }
         try WordListsWriter.rebuild(connection, spillPath: connection.path + ".words")
+        return true
     }
 
     /// The tables copied from a build's file into the catalog.

@@ -57,6 +57,7 @@ import Testing
         "SELECT list, row, block FROM word_list_starts ORDER BY list, row",
         "SELECT block, hex(data) FROM word_list_terms ORDER BY block",
         "SELECT place, firstId, hex(data) FROM word_places ORDER BY place",
+        "SELECT block, hex(data) FROM sort_lists ORDER BY block",
         "SELECT field, valueKey, value, products FROM facet_values ORDER BY field, valueKey",
         "SELECT name, value FROM word_lists_meta WHERE name = 'maxPlace'",
     ]
