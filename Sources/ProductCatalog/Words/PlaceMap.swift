@@ -68,22 +68,47 @@
         }
     }
 
+    /// A row's productIds, decoded into one run of bytes: two allocations a row, not one a productId.
+    public struct DecodedRow {
+        /// The productIds one after the other.
+        private var bytes: [UInt8] = []
+        /// Where each productId ends in ``bytes``.
+        private var ends: [Int32] = []
+
+        /// Decodes a row's `data`: `varint(count)`, then each productId front-coded.
+        public init(_ data: UnsafeRawBufferPointer) throws {
+            var offset = 0
+            guard let count = VarInt.read(data, at: &offset) else { throw PostingBlocks.CorruptBlock() }
+            ends.reserveCapacity(Int(count))
+            bytes.reserveCapacity(data.count * 2)
+            var previousStart = 0
+            for _ in 0..<count {
+                let previousCount = bytes.count - previousStart
+                guard let shared = VarInt.read(data, at: &offset).map(Int.init), let length = VarInt.read(data, at: &offset).map(Int.init),
+                      shared <= previousCount, offset + length <= data.count else { throw PostingBlocks.CorruptBlock() }
+                let start = bytes.count
+                // The shared part is the previous productId's first bytes, already in the buffer.
+                for index in 0..<shared { bytes.append(bytes[previousStart + index]) }
+                bytes += data[offset..<offset + length]
+                offset += length
+                ends.append(Int32(bytes.count))
+                previousStart = start
+            }
+        }
+
+        /// How many productIds the row holds.
+        public var count: Int { ends.count }
+
+        /// The productId at `index` (0-based), as UTF-8.
+        public subscript(index: Int) -> ArraySlice<UInt8> {
+            bytes[(index == 0 ? 0 : Int(ends[index - 1]))..<Int(ends[index])]
+        }
+    }
+
     /// The productIds of a row's `data`, in place order.
     public static func productIds(in data: UnsafeRawBufferPointer) throws -> [[UInt8]] {
-        var offset = 0
-        guard let count = VarInt.read(data, at: &offset) else { throw PostingBlocks.CorruptBlock() }
-        var ids: [[UInt8]] = []
-        ids.reserveCapacity(Int(count))
-        var previous: [UInt8] = []
-        for _ in 0..<count {
-            guard let shared = VarInt.read(data, at: &offset).map(Int.init), let length = VarInt.read(data, at: &offset).map(Int.init),
-                  shared <= previous.count, offset + length <= data.count else { throw PostingBlocks.CorruptBlock() }
-            let id = Array(previous[..<shared]) + Array(data[offset..<offset + length])
-            offset += length
-            ids.append(id)
-            previous = id
-        }
-        return ids
+        let row = try DecodedRow(data)
+        return (0..<row.count).map { Array(row[$0]) }
     }
 
     /// Reads a catalog's map: place to productId, and productId to place.
@@ -92,9 +117,9 @@
         private let byPlace: Statement
         /// The rows read lately, by first place: a search walks each class of titles in place
         /// order, so it comes back to a row once per class it walks.
-        private var rows: [Int64: [[UInt8]]] = [:]
+        private var rows: [Int64: DecodedRow] = [:]
         /// The row read last, for ``place(of:)``.
-        private var cached: (place: Int64, ids: [[UInt8]])?
+        private var cached: (place: Int64, ids: DecodedRow)?
         /// How many decoded rows ``rows`` keeps before it starts again (about 1 MB at 64-byte productIds).
         static let keptRows = 64
         /// Every row's first place and first productId (folded), read at the first ``place(of:)``.
@@ -113,7 +138,7 @@
             let directory = try self.directory ?? readDirectory()
             guard let row = Self.row(holding: place, in: directory) else { return nil }
             let first = directory[row].place
-            let ids: [[UInt8]]
+            let ids: DecodedRow
             if let kept = rows[first] {
                 ids = kept
             } else {
@@ -144,15 +169,15 @@
             guard low > 0 else { return nil }
             let first = directory[low - 1].place
             guard let found = try self.productId(at: first), !found.isEmpty, let ids = cached?.ids,
-                  let index = ids.firstIndex(where: { $0.map(ProductIdOrder.fold) == key }) else { return nil }
+                  let index = (0..<ids.count).first(where: { ids[$0].map(ProductIdOrder.fold) == key }) else { return nil }
             return first + Int64(index)
         }
 
-        private func readRow(atOrBefore place: Int64) throws -> (place: Int64, ids: [[UInt8]])? {
-            try byPlace.using { () -> (Int64, [[UInt8]])? in
+        private func readRow(atOrBefore place: Int64) throws -> (place: Int64, ids: DecodedRow)? {
+            try byPlace.using { () -> (Int64, DecodedRow)? in
                 try byPlace.bind(1, place)
                 guard try byPlace.step() else { return nil }
-                return (byPlace.int64(at: 0), try byPlace.withBytes(at: 1) { try PlaceMap.productIds(in: $0) })
+                return (byPlace.int64(at: 0), try byPlace.withBytes(at: 1) { try DecodedRow($0) })
             }
         }
 
