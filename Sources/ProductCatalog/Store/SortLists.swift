@@ -17,8 +17,9 @@
 /// `varint(bytes shared with the key before) · varint(rest's length) · rest`, the first sharing
 /// nothing, so a reader finds a position by a binary search over the blocks' first keys.
 ///
-/// **Built** with the word index, from the same products in productId order (``SortListsWriter``),
-/// on the import's second core, and copied in with it (``WordLists/adopt(from:_:)``).
+/// **Built** from the products in productId order (``SortListsWriter``): by a replacing import on a
+/// thread of its own beside the word index's, into a file of its own copied in before the swap
+/// (``WordIndexBuild``); by a rebuild of the word index, with it (``WordListsWriter``).
 ///
 /// **Changes.** Triggers note in `sort_changes` each product added, deleted, renamed, or given a
 /// new price or title since the lists were built. A sorted search skips the lists' entries of
