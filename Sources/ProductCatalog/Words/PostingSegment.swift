@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The lists of one stretch of an index build's products, spilled to an unlinked file so that the
 /// build's memory stays bounded whatever the catalog's size (see ``WordIndexBuild``); merged with
 /// the other stretches' at the end (``PostingSegment/merge(_:into:)``).
@@ -12,102 +6,41 @@ import Darwin
 /// `kind (0 term, 1 start) · varint(name's length) · name · varint(count) · postings`, a posting
 /// `varint(row << 3 | fields)` absolute for the first, the gap from the one before after.
 @_spi(WordIndex) public final class PostingSegment {
-    private let descriptor: Int32
-    private let path: String
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var fileOffset = 0
-    private var fileSize = 0
-    private static let bufferCapacity = 64 << 10
+    private let file: SpillFile
 
     /// The current record's kind and name; nil once every record is read.
     private(set) var key: (isStart: Bool, name: [UInt8])?
-    /// The current record's posting count, and where its postings start in ``buffer``.
+    /// The current record's posting count.
     private var count = 0
 
     /// Writes `builder`'s lists to a new unlinked file at `path`, and reads its first record back.
     public init(writing builder: PostingsBuilder, path: String) throws {
-        self.path = path
-        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw ByteSourceError(source: path, reason: FileByteSource.describe(errno: errno)) }
-        unlink(path)
-        descriptor = fd
-        var out: [UInt8] = []
-        out.reserveCapacity(Self.bufferCapacity + 4096)
+        file = try SpillFile(path: path, cutShort: "a spilled segment of the word index is cut short")
         try builder.forEachList { isStart, name, values in
-            out.append(isStart ? 1 : 0)
-            VarInt.append(UInt64(name.count), to: &out)
-            out += name
-            VarInt.append(UInt64(values.count), to: &out)
+            try file.append(byte: isStart ? 1 : 0)
+            try file.append(varInt: UInt64(name.count))
+            try file.append(UnsafeRawBufferPointer(name))
+            try file.append(varInt: UInt64(values.count))
             var previous: UInt64 = 0
             for (index, value) in values.enumerated() {
                 let row = value >> Posting.fieldBits
-                VarInt.append(index == 0 ? value : (row - previous) << Posting.fieldBits | value & 7, to: &out)
+                try file.append(varInt: index == 0 ? value : (row - previous) << Posting.fieldBits | value & 7)
                 previous = row
-                if out.count >= Self.bufferCapacity { try flush(&out) }
             }
         }
-        try flush(&out)
+        try file.finishWriting()
         try readHeader()
     }
 
-    deinit {
-        close(descriptor)
-    }
-
-    private func flush(_ out: inout [UInt8]) throws {
-        try out.withUnsafeBytes { try FileSystem.writeAll(descriptor, $0, at: fileSize, path: path) }
-        fileSize += out.count
-        out.removeAll(keepingCapacity: true)
-    }
-
-    /// Makes sure `needed` bytes are buffered from `start` (fewer at the end of the file).
-    private func ensure(_ needed: Int) throws {
-        guard buffer.count - start < needed, fileOffset < fileSize else { return }
-        buffer.removeFirst(start)
-        start = 0
-        let wanted = max(needed - buffer.count, Self.bufferCapacity)
-        let old = buffer.count
-        buffer += [UInt8](repeating: 0, count: wanted)
-        var filled = old
-        while filled < buffer.count, fileOffset < fileSize {
-            let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, $0.count - filled, off_t(fileOffset)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ByteSourceError(source: path, reason: FileByteSource.describe(errno: errno))
-            }
-            if n == 0 { break }
-            filled += n
-            fileOffset += n
-        }
-        buffer.removeLast(buffer.count - filled)
-    }
-
-    /// Reads a varint at `start` (buffering as needed).
-    private func readVarInt() throws -> UInt64 {
-        try ensure(10)
-        var offset = start
-        guard let value = buffer.withUnsafeBytes({ VarInt.read($0, at: &offset) }) else {
-            throw ByteSourceError(source: path, reason: "a spilled segment of the word index is cut short")
-        }
-        start = offset
-        return value
-    }
-
     private func readHeader() throws {
-        try ensure(1)
-        guard start < buffer.count else {
+        guard !(try file.isAtEnd()) else {
             key = nil
             return
         }
-        let kind = buffer[start]
-        start += 1
-        let length = Int(try readVarInt())
-        try ensure(length)
-        guard buffer.count - start >= length else { throw ByteSourceError(source: path, reason: "a spilled segment of the word index is cut short") }
-        let name = Array(buffer[start..<start + length])
-        start += length
-        count = Int(try readVarInt())
+        let kind = try file.readByte()
+        let length = Int(try file.readVarInt())
+        let name = Array(try file.read(count: length))
+        count = Int(try file.readVarInt())
         key = (kind == 1, name)
     }
 
@@ -124,7 +57,7 @@ import Darwin
     /// The current record's next packed posting; nil after its last.
     func nextPosting() throws -> UInt64? {
         guard remaining > 0 else { return nil }
-        let value = try readVarInt()
+        let value = try file.readVarInt()
         let row = remaining == count ? value >> Posting.fieldBits : previousRow + (value >> Posting.fieldBits)
         remaining -= 1
         previousRow = row
