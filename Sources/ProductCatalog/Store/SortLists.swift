@@ -80,14 +80,12 @@ enum SortLists {
 
     /// Forgets every note: the lists were built anew.
     static func clearChanges(_ connection: Connection) throws {
-        guard try connection.hasTable(changesTable) else { return }
-        try connection.execute("DELETE FROM \(changesTable)")
+        try connection.deleteRows(ofTableIfPresent: changesTable)
     }
 
     /// How many products are noted.
     static func changeCount(_ connection: Connection) throws -> Int {
-        guard try connection.hasTable(changesTable) else { return 0 }
-        return Int(try connection.scalarInt("SELECT count(*) FROM \(changesTable)") ?? 0)
+        try connection.rowCount(ofTableIfPresent: changesTable)
     }
 
     // MARK: - Keys
@@ -95,10 +93,8 @@ enum SortLists {
     /// The key of a product with a price: the price as 8 big-endian bytes, its sign bit flipped
     /// (so negative prices come first), then the folded productId.
     public static func priceKey(_ price: Int64, productId: UnsafeRawBufferPointer) -> [UInt8] {
-        let biased = UInt64(bitPattern: price) ^ (1 << 63)
-        var key = (0..<8).map { UInt8(truncatingIfNeeded: biased >> (56 - 8 * $0)) }
-        key.reserveCapacity(8 + productId.count)
-        appendFolded(productId, to: &key)
+        var key: [UInt8] = []
+        appendPriceKey(price, productId: productId, to: &key)
         return key
     }
 
@@ -106,10 +102,7 @@ enum SortLists {
     /// the folded productId; so titles compare as `NOCASE` compares them, a prefix first.
     public static func titleKey(_ title: UnsafeRawBufferPointer, productId: UnsafeRawBufferPointer) -> [UInt8] {
         var key: [UInt8] = []
-        key.reserveCapacity(title.count + 1 + productId.count)
-        appendFolded(title, to: &key)
-        key.append(0)
-        appendFolded(productId, to: &key)
+        appendTitleKey(title, productId: productId, to: &key)
         return key
     }
 
@@ -118,6 +111,25 @@ enum SortLists {
         var key: [UInt8] = []
         appendFolded(productId, to: &key)
         return key
+    }
+
+    /// Appends ``priceKey(_:productId:)`` to `key` (an import reuses one buffer for every product's).
+    static func appendPriceKey(_ price: Int64, productId: UnsafeRawBufferPointer, to key: inout [UInt8]) {
+        let biased = UInt64(bitPattern: price) ^ (1 << 63)
+        for shift in stride(from: 56, through: 0, by: -8) { key.append(UInt8(truncatingIfNeeded: biased >> UInt64(shift))) }
+        appendFolded(productId, to: &key)
+    }
+
+    /// Appends ``titleKey(_:productId:)`` to `key`.
+    static func appendTitleKey(_ title: UnsafeRawBufferPointer, productId: UnsafeRawBufferPointer, to key: inout [UInt8]) {
+        appendFolded(title, to: &key)
+        key.append(0)
+        appendFolded(productId, to: &key)
+    }
+
+    /// Appends ``missingKey(productId:)`` to `key`.
+    static func appendMissingKey(productId: UnsafeRawBufferPointer, to key: inout [UInt8]) {
+        appendFolded(productId, to: &key)
     }
 
     /// The folded productId a key of `list` ends with.

@@ -11,6 +11,8 @@ struct SortListsWriter {
     private let titles: SortedKeys
     private var priceMissing: SortLists.BlockWriter
     private var titleMissing: SortLists.BlockWriter
+    /// The key being made, one buffer for every product's.
+    private var key: [UInt8] = []
 
     /// Writes into the empty `sort_lists` on `connection` (inside its transaction), in blocks of
     /// at most `capacity` bytes, spilling keys to unlinked files named from `spillPath`.
@@ -37,15 +39,21 @@ struct SortListsWriter {
     /// Adds the next product (after every one before in productId order): its price (sale, else
     /// list) and its title, nil when it has none.
     mutating func add(productId: UnsafeRawBufferPointer, price: Int64?, title: UnsafeRawBufferPointer?) throws {
+        key.removeAll(keepingCapacity: true)
         if let price {
-            try prices.add(SortLists.priceKey(price, productId: productId))
+            SortLists.appendPriceKey(price, productId: productId, to: &key)
+            try prices.add(key)
         } else {
-            try priceMissing.add(SortLists.missingKey(productId: productId))
+            SortLists.appendMissingKey(productId: productId, to: &key)
+            try priceMissing.add(key)
         }
+        key.removeAll(keepingCapacity: true)
         if let title, title.count > 0 {
-            try titles.add(SortLists.titleKey(title, productId: productId))
+            SortLists.appendTitleKey(title, productId: productId, to: &key)
+            try titles.add(key)
         } else {
-            try titleMissing.add(SortLists.missingKey(productId: productId))
+            SortLists.appendMissingKey(productId: productId, to: &key)
+            try titleMissing.add(key)
         }
     }
 

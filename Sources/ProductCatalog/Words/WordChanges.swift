@@ -48,14 +48,12 @@
 
     /// Forgets every note: the index was built anew.
     static func clear(_ connection: Connection) throws {
-        guard try connection.hasTable(table) else { return }
-        try connection.execute("DELETE FROM \(table)")
+        try connection.deleteRows(ofTableIfPresent: table)
     }
 
     /// How many products are noted.
     static func count(_ connection: Connection) throws -> Int {
-        guard try connection.hasTable(table) else { return 0 }
-        return Int(try connection.scalarInt("SELECT count(*) FROM \(table)") ?? 0)
+        try connection.rowCount(ofTableIfPresent: table)
     }
 
     /// True when the notes are many enough that the next upsert should rebuild the index.

@@ -77,6 +77,18 @@ public final class Connection {
         return try statement.step() && statement.int64(at: 0) > 0
     }
 
+    /// How many rows table `name` holds; 0 when there is no such table (a catalog older than it).
+    func rowCount(ofTableIfPresent name: String) throws -> Int {
+        guard try hasTable(name) else { return 0 }
+        return Int(try scalarInt("SELECT count(*) FROM \(name)") ?? 0)
+    }
+
+    /// Deletes every row of table `name`, if there is one.
+    func deleteRows(ofTableIfPresent name: String) throws {
+        guard try hasTable(name) else { return }
+        try execute("DELETE FROM \(name)")
+    }
+
     /// The first column of the first row `sql` returns, as an integer.
     public func scalarInt(_ sql: String) throws -> Int64? {
         let statement = try prepare(sql)
