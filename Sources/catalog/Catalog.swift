@@ -17,6 +17,7 @@ struct Catalog: AsyncParsableCommand {
 
     /// Runs the command, with exit status 2 (not ArgumentParser's 64) for a wrong command line.
     static func main() async {
+        LargeAllocations.alwaysReturned()
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

@@ -36,7 +36,7 @@ public struct ImportOptions: Sendable {
         rejectsPath: String? = nil,
         maxErrors: Int = 1_000,
         rowsPerTransaction: Int = 25_000,
-        sortMemory: Int = 16 << 20,
+        sortMemory: Int = 8 << 20,
         progressInterval: Duration = .milliseconds(100)
     ) {
         self.databasePath = databasePath

@@ -14,7 +14,7 @@
     private var count = 0
 
     /// Writes `builder`'s lists to a new unlinked file at `path`, and reads its first record back.
-    public init(writing builder: PostingsBuilder, path: String) throws {
+    public init(writing builder: inout PostingsBuilder, path: String) throws {
         file = try SpillFile(path: path, cutShort: "a spilled segment of the word index is cut short")
         try builder.forEachList { isStart, name, values in
             try file.append(byte: isStart ? 1 : 0)

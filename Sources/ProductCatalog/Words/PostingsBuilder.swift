@@ -19,10 +19,27 @@
     /// The product being added: its terms and starts, with the fields each is in.
     private var productTerms: [(number: Int32, fields: UInt8)] = []
     private var productStarts: [(number: Int32, fields: UInt8)] = []
+    /// ``forEachList(_:)``'s postings in list order and where each list starts, kept for the next
+    /// segment's, as are the arrays above (``removeAll()``): a build spills a segment every few
+    /// MiB, and growing them anew each time cost a tenth of the import's time in page faults.
+    private var sorted: [UInt64] = []
+    private var bounds: [Int] = []
+    private var next: [Int] = []
     private let tokenizer: WordTokenizer
 
     public init() throws {
         tokenizer = try WordTokenizer(connection: Connection(path: ":memory:"))
+    }
+
+    /// Forgets every product added, keeping the memory for the next ones.
+    public mutating func removeAll() {
+        terms.removeAll()
+        starts.removeAll()
+        termStarts.removeAll(keepingCapacity: true)
+        termLists.removeAll(keepingCapacity: true)
+        termValues.removeAll(keepingCapacity: true)
+        startLists.removeAll(keepingCapacity: true)
+        startValues.removeAll(keepingCapacity: true)
     }
 
     /// Postings added so far.
@@ -105,14 +122,20 @@
 
     /// Calls `body` with every list, terms then starts (`isStart`), each in byte order of its
     /// name, with its postings packed (`row << 3 | fields`) in row order.
-    public func forEachList(_ body: (_ isStart: Bool, _ name: UnsafeBufferPointer<UInt8>, _ values: ArraySlice<UInt64>) throws -> Void) throws {
-        for (isStart, table, lists, values) in [(false, terms, termLists, termValues), (true, starts, startLists, startValues)] {
+    public mutating func forEachList(_ body: (_ isStart: Bool, _ name: UnsafeBufferPointer<UInt8>, _ values: ArraySlice<UInt64>) throws -> Void) throws {
+        for isStart in [false, true] {
+            let table = isStart ? starts : terms
+            let lists = isStart ? startLists : termLists
+            let values = isStart ? startValues : termValues
             // By counting: where each list's postings go, then each posting there, in the order it came.
-            var bounds = [Int](repeating: 0, count: table.count + 1)
+            bounds.removeAll(keepingCapacity: true)
+            bounds.append(contentsOf: repeatElement(0, count: table.count + 1))
             for list in lists { bounds[Int(list) + 1] += 1 }
             for index in 0..<table.count { bounds[index + 1] += bounds[index] }
-            var next = bounds
-            var sorted = [UInt64](repeating: 0, count: values.count)
+            next.removeAll(keepingCapacity: true)
+            next.append(contentsOf: bounds)
+            sorted.removeAll(keepingCapacity: true)
+            sorted.append(contentsOf: repeatElement(0, count: values.count))
             for (list, value) in zip(lists, values) {
                 sorted[next[Int(list)]] = value
                 next[Int(list)] += 1
@@ -126,7 +149,7 @@
     }
 
     /// Writes every list (see ``forEachList(_:)``) into `writer`; returns the term list that finds them.
-    public func write(to writer: inout PostingBlocks.Writer) throws -> TermList {
+    public mutating func write(to writer: inout PostingBlocks.Writer) throws -> TermList {
         var lists = TermList.Builder()
         try forEachList { _, name, values in
             try lists.add(name: name, values: values, to: &writer)

@@ -19,6 +19,15 @@
     /// How many terms there are.
     public var count: Int { ends.count - 1 }
 
+    /// Forgets every term, keeping the memory for the next ones.
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        ends.append(0)
+        hashes.removeAll(keepingCapacity: true)
+        slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+    }
+
     /// The bytes the terms take, and the table: about what the table holds in memory.
     public var memory: Int { bytes.count + ends.count * 4 + slots.count * 4 + hashes.count * 4 }
 

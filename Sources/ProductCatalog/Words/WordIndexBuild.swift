@@ -47,7 +47,7 @@ final class WordIndexBuild {
         }
         sortsWorker = Worker {
             do {
-                try Self.buildSorts(at: sortsPath, pageSize: pageSize, budget: budget / 2, from: sortsQueue)
+                try Self.buildSorts(at: sortsPath, pageSize: pageSize, budget: budget / 4, from: sortsQueue)
             } catch {
                 sortsQueue.close(throwing: error)
                 throw error
@@ -216,14 +216,18 @@ private struct ProductWords {
         }
     }
 
-    /// The text a chunk holds before it is handed over.
-    static let bytes = 1 << 20
+    /// The text a chunk holds before it is handed over. Up to six chunks are alive at once (one
+    /// filling, two queued for each thread, one in each thread's hands): at 1 MiB, with their
+    /// entries, they were 15 MB of the plain million's peak.
+    static let bytes = 256 << 10
 
     var text: [UInt8] = []
     var entries: [Entry] = []
 
     init() {
         text.reserveCapacity(Self.bytes + (64 << 10))
+        // A product's text is rarely under 16 bytes (a productId and a title).
+        entries.reserveCapacity(Self.bytes / 16)
     }
 
     /// Appends a product: its productId then its title, brand and type (nil when missing), and its price.

@@ -47,8 +47,8 @@ struct WordListsWriter {
         let place = try places.add(productId)
         _ = try builder.add(place: place, fields: fields)
         if builder.memory >= budget {
-            segments.append(try PostingSegment(writing: builder, path: spillPath + ".segment\(segments.count)"))
-            builder = try PostingsBuilder()
+            segments.append(try PostingSegment(writing: &builder, path: spillPath + ".segment\(segments.count)"))
+            builder.removeAll()
         }
     }
 
@@ -57,7 +57,7 @@ struct WordListsWriter {
         try places.finish()
         try sorts?.finish()
         if builder.postings > 0 || segments.isEmpty {
-            segments.append(try PostingSegment(writing: builder, path: spillPath + ".segment\(segments.count)"))
+            segments.append(try PostingSegment(writing: &builder, path: spillPath + ".segment\(segments.count)"))
         }
         builder = try PostingsBuilder()
         let appender = try SQLitePostingStore.Appender(connection: connection)

@@ -251,10 +251,12 @@ import Testing
         let directory = try TemporaryDirectory()
         var segments: [PostingSegment] = []
         let size = (products.count + segmentCount - 1) / segmentCount
+        // One builder for every segment, emptied after each, as an import's is.
+        var builder = try PostingsBuilder()
         for (number, start) in stride(from: 0, to: products.count, by: size).enumerated() {
-            var builder = try PostingsBuilder()
             for product in products[start..<min(start + size, products.count)] { try add(product, to: &builder) }
-            segments.append(try PostingSegment(writing: builder, path: directory.file("segment\(number)")))
+            segments.append(try PostingSegment(writing: &builder, path: directory.file("segment\(number)")))
+            builder.removeAll()
         }
         var store = MemoryPostingStore()
         var writer = PostingBlocks.Writer(capacity: 200) { store.keep($0, $1, $2) }
