@@ -273,30 +273,22 @@ extension ProductSearch {
 /// Whether a product's words match a query's, in any field and within its typos: the check a
 /// sorted search makes on each product it walks past.
 struct WordMatchCheck {
-    private let words: [[UInt8]]
-    private let nearWhole: [Set<[UInt8]>]
-    private let nearStarts: [[UInt8]]
+    private let matcher: WordMatcher
     private let tokenizer: WordTokenizer
 
     init(plan: WordPlan, tokenizer: WordTokenizer) {
-        words = plan.words.map { Array($0.folded.utf8) }
-        nearWhole = plan.words.map { Set($0.near.map { Array($0.text.utf8) }) }
-        nearStarts = plan.words.last?.near.map { Array($0.text.utf8) } ?? []
+        matcher = WordMatcher(plan: plan)
         self.tokenizer = tokenizer
     }
 
     /// True when every word of the query matches a word of the row's title, brand or type (columns 2 to 4).
     func matches(_ row: ProductSearch.SortedRow) throws -> Bool {
-        var found = [Bool](repeating: false, count: words.count)
-        let last = words.count - 1
+        var found = [Bool](repeating: false, count: matcher.wordCount)
         for column in Int32(2)...4 {
             try row.statement.withBytes(at: column) { text in
                 try tokenizer.forEachToken(in: text) { token in
-                    for index in words.indices where !found[index] {
-                        if token.starts(with: words[index]) || nearWhole[index].contains(Array(token))
-                            || (index == last && nearStarts.contains { token.starts(with: $0) }) {
-                            found[index] = true
-                        }
+                    for index in found.indices where !found[index] && matcher.match(token, word: index).matches {
+                        found[index] = true
                     }
                 }
             }

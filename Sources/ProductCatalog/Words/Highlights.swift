@@ -77,12 +77,7 @@ extension ProductSearch {
 extension WordPlan {
     /// Where `product`'s title, brand and type hold this plan's words, cut into words by `tokenizer`.
     func highlights(of product: Product, tokenizer: WordTokenizer) throws -> Highlights {
-        let plan = self
-        let words = plan.words.map { Array($0.folded.utf8) }
-        let last = plan.words.count - 1
-        // Near words: whole terms for all but the last, starts of terms for the last.
-        let nearWhole = plan.words.map { Set($0.near.map { Array($0.text.utf8) }) }
-        let nearStarts = plan.words.last?.near.map { Array($0.text.utf8) } ?? []
+        let matcher = WordMatcher(plan: self)
         var result = Highlights()
         for field in WordLists.fields {
             guard var text = Self.indexedText(of: product, field), !text.isEmpty else { continue }
@@ -90,22 +85,15 @@ extension WordPlan {
             try text.withUTF8 { bytes in
                 let buffer = UnsafeRawBufferPointer(bytes)
                 try tokenizer.forEachTokenRange(in: buffer) { token, range in
-                    let index = words.indices.first { index in
-                        let word = words[index]
-                        if token.starts(with: word) { return true }
-                        if nearWhole[index].contains(Array(token)) { return true }
-                        return index == last && nearStarts.contains { token.starts(with: $0) }
-                    }
-                    guard let index else { return }
+                    guard let (index, isTypo) = matcher.firstMatch(token) else { return }
                     let start = String(decoding: buffer[..<range.lowerBound], as: UTF8.self).utf16.count
                     let length = String(decoding: buffer[range], as: UTF8.self).utf16.count
-                    let isTypo = !token.starts(with: words[index])
                     // Pairs of characters of one run overlap (``CJKBigrams``): one match spans them.
                     if let previous = matches.last, previous.end > start {
                         matches[matches.count - 1].end = max(previous.end, start + length)
                         return
                     }
-                    matches.append(Highlights.Match(start: start, end: start + length, word: plan.words[index].folded, isTypo: isTypo))
+                    matches.append(Highlights.Match(start: start, end: start + length, word: words[index].folded, isTypo: isTypo))
                 }
             }
             if !matches.isEmpty { result.fields[field] = matches }

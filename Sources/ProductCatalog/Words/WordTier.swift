@@ -27,19 +27,4 @@ public enum WordTier: Int, Sendable, CaseIterable, Comparable {
 
     /// The bucket of the ranking rules a tier without typos is (``KeysetCursor/wordBucket``): 0 to 3.
     public var bucket: Int { rawValue - 1 }
-
-    /// The best tier without typos a product with these folded title words and other (brand and
-    /// type) words meets for the folded query `words` (the last one a prefix); nil when it meets none.
-    static func of(title: [String], other: [String], words: [String]) -> WordTier? {
-        guard let last = words.last else { return nil }
-        let whole = words.dropLast()
-        // Byte by byte, as FTS5 compares terms (Swift's String comparison is by canonical equivalence).
-        func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
-        func starts(_ part: String, _ tokens: [String]) -> Bool { tokens.contains { $0.utf8.starts(with: part.utf8) } }
-        if title.count == words.count, zip(title, words).allSatisfy(same) { return .exactTitle }
-        if whole.allSatisfy({ word in title.contains { same($0, word) } }), starts(last, title) { return .titleWords }
-        if words.allSatisfy({ starts($0, title) }) { return .titleStarts }
-        if words.allSatisfy({ starts($0, title) || starts($0, other) }) { return .anyField }
-        return nil
-    }
 }
