@@ -12,13 +12,27 @@ struct IndexTerms: WordTerms {
 
     func terms(startingWith prefix: String, limit: Int) throws -> [(term: String, docs: Int)] {
         let start = Array(prefix.utf8)
-        var found: [String: Int] = [:]
-        for list in terms.terms(startingWith: start).prefix(limit) { found[terms.name(list)] = terms.products(list) }
-        for term in delta?.terms(startingWith: start) ?? [] {
-            found[String(decoding: term, as: UTF8.self), default: 0] += delta?.postings(ofTerm: term)?.count ?? 0
+        let listed = terms.terms(startingWith: start)
+        guard let delta else { return listed.prefix(limit).map { (term: terms.name($0), docs: terms.products($0)) } }
+        // Both runs are sorted byte by byte: merged, a term in both counted once with both counts.
+        let changed = delta.terms(startingWith: start)
+        var found: [(term: String, docs: Int)] = []
+        var (i, j) = (listed.lowerBound, changed.startIndex)
+        while found.count < limit, i < listed.upperBound || j < changed.endIndex {
+            let name = i < listed.upperBound ? terms.name(i) : nil
+            let other = j < changed.endIndex ? changed[j] : nil
+            if let name, let other, name.utf8.elementsEqual(other) {
+                found.append((name, terms.products(i) + (delta.postings(ofTerm: other)?.count ?? 0)))
+                i += 1; j += 1
+            } else if let name, other.map({ !ByteOrder.precedes($0, Array(name.utf8)) }) ?? true {
+                found.append((name, terms.products(i)))
+                i += 1
+            } else if let other {
+                found.append((String(decoding: other, as: UTF8.self), delta.postings(ofTerm: other)?.count ?? 0))
+                j += 1
+            }
         }
-        let sorted = found.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        return sorted.prefix(limit).map { (term: $0.key, docs: $0.value) }
+        return found
     }
 
     func productsOfStart(_ prefix: String) throws -> Int {
@@ -35,7 +49,7 @@ struct IndexTerms: WordTerms {
         let found = dictionary.nearKept(word, within: allowance, asPrefix: asPrefix)
         guard let delta, !delta.terms.isEmpty else { return found }
         var nearest: [String: Int] = [:]
-        for near in found + delta.dictionary.near(word, within: allowance, asPrefix: asPrefix) {
+        for near in found + delta.dictionary.nearKept(word, within: allowance, asPrefix: asPrefix) {
             nearest[near.text] = min(nearest[near.text] ?? Int.max, near.distance)
         }
         return nearest.map { NearTerm(text: $0.key, distance: $0.value) }.sorted { ($0.distance, $0.text) < ($1.distance, $1.text) }
