@@ -103,6 +103,24 @@
         public subscript(index: Int) -> ArraySlice<UInt8> {
             bytes[(index == 0 ? 0 : Int(ends[index - 1]))..<Int(ends[index])]
         }
+
+        /// The index of the productId whose folded bytes (``ProductIdOrder/fold(_:)``) are `key`,
+        /// by binary search: a row's productIds are in that order.
+        func index(ofFolded key: [UInt8]) -> Int? {
+            var low = 0
+            var high = count
+            while low < high {
+                let middle = (low + high) / 2
+                let id = self[middle]
+                if id.lazy.map(ProductIdOrder.fold).lexicographicallyPrecedes(key) {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            guard low < count, self[low].lazy.map(ProductIdOrder.fold).elementsEqual(key) else { return nil }
+            return low
+        }
     }
 
     /// The productIds of a row's `data`, in place order.
@@ -169,7 +187,7 @@
             guard low > 0 else { return nil }
             let first = directory[low - 1].place
             guard let found = try self.productId(at: first), !found.isEmpty, let ids = cached?.ids,
-                  let index = (0..<ids.count).first(where: { ids[$0].map(ProductIdOrder.fold) == key }) else { return nil }
+                  let index = ids.index(ofFolded: key) else { return nil }
             return first + Int64(index)
         }
 
