@@ -21,7 +21,8 @@
     private var productStarts: [(number: Int32, fields: UInt8)] = []
     /// ``forEachList(_:)``'s postings in list order and where each list starts, kept for the next
     /// segment's, as are the arrays above (``removeAll()``): a build spills a segment every few
-    /// MiB, and growing them anew each time cost a tenth of the import's time in page faults.
+    /// MiB, and growing them anew each time, with `catalog`'s fixed mmap threshold, doubled the
+    /// import's system time in page faults (Benchmarks/measurements/import-memory-20261126.md).
     private var sorted: [UInt64] = []
     private var bounds: [Int] = []
     private var next: [Int] = []
