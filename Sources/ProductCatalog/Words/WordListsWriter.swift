@@ -73,6 +73,12 @@ struct WordListsWriter {
     /// Builds the index of the catalog on `connection` anew from its products, inside the
     /// caller's transaction, and forgets the changes noted since the last build (``WordChanges``).
     static func rebuild(_ connection: Connection, spillPath: String, budget: Int = WordIndexBuild.memoryBudget) throws {
+        // The build reads every product once and writes the lists once: a page cache sized for an
+        // upsert's scattered changes (up to 512 MiB, ``CatalogUpdate``) would only fill with
+        // pages read once. The changes written before it stay in the file or the cache as before.
+        let cacheSize = try connection.scalarInt("PRAGMA cache_size") ?? -2000
+        try connection.execute("PRAGMA cache_size = -\(rebuildCacheKiB)")
+        defer { try? connection.execute("PRAGMA cache_size = \(cacheSize)") }
         try connection.execute(WordLists.dropStatements + WordLists.createStatements)
         var writer = try WordListsWriter(connection: connection, spillPath: spillPath, budget: budget)
         let names = try Set(columnNames(connection))
@@ -95,6 +101,9 @@ struct WordListsWriter {
         try WordChanges.clear(connection)
         try SortLists.clearChanges(connection)
     }
+
+    /// The page cache of ``rebuild(_:spillPath:budget:)``, in KiB.
+    static let rebuildCacheKiB = 64 << 10
 
     static func columnNames(_ connection: Connection) throws -> [String] {
         var names: [String] = []
