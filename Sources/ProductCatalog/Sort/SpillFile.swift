@@ -8,7 +8,8 @@ import Darwin
 /// from the start, through a buffer, then read back once from the start, through the same buffer.
 ///
 /// What is written is the caller's format; this keeps the file, the buffer and the bounds. The
-/// sorted keys of ``SortedKeys`` and the lists of a ``PostingSegment`` go through it. The buffer
+/// sorted rows of a ``FileRun``, the sorted keys of ``SortedKeys`` and the lists of a
+/// ``PostingSegment`` go through it. The buffer
 /// is small (16 KiB) because a merge reads every spilled file at once: the real-language million
 /// spills 143 segments of the word index, whose 64 KiB buffers were the import's largest
 /// allocation (9 MB).
@@ -116,6 +117,13 @@ final class SpillFile {
         }
         start += offset
         return value
+    }
+
+    /// Up to `count` next bytes (fewer at the end of the file), left unread; valid until the next
+    /// read of this file.
+    func peek(count: Int) throws -> UnsafeRawBufferPointer {
+        try ensure(count)
+        return UnsafeRawBufferPointer(start: buffer + start, count: min(count, end - start))
     }
 
     /// The next `count` bytes, valid until the next read of this file.

@@ -36,7 +36,10 @@ import Testing
             switch item {
             case .byte: #expect(try Item.byte(file.readByte()) == item, "item \(index)")
             case .varInt: #expect(try Item.varInt(file.readVarInt()) == item, "item \(index)")
-            case .bytes(let bytes): #expect(try Item.bytes(Array(file.read(count: bytes.count))) == item, "item \(index)")
+            case .bytes(let bytes):
+                // A peek shows what the read then takes.
+                #expect(try Array(file.peek(count: bytes.count)) == bytes, "item \(index)")
+                #expect(try Item.bytes(Array(file.read(count: bytes.count))) == item, "item \(index)")
             }
         }
         #expect(try file.isAtEnd())
@@ -51,5 +54,7 @@ import Testing
         #expect(Array(try file.read(count: 3)) == [1, 2, 3])
         #expect(throws: ByteSourceError.self) { try file.readVarInt() }
         #expect(throws: ByteSourceError.self) { try file.read(count: 2) }
+        // Fewer than asked at the end: the one byte left.
+        #expect(Array(try file.peek(count: 4)) == [0x80])
     }
 }
