@@ -124,8 +124,11 @@ struct ProductsController<Context: RequestContext> {
     }
 
     /// `POST /batch`: one change for up to 1,000 products at once (see ``BatchRequestBody``), in one
-    /// transaction: `{"changed":N,"changedIds":[…],"refused":[{"productId":…,"message":…}]}`, the
-    /// refused left as they were. Stored pictures no product shows any more go at the next sweep.
+    /// transaction: `{"changed":N,"changedIds":[…],"refused":[{"productId":…,"message":…,"fields":{…}}],
+    /// "replaced":[{"productId":…,"fields":{"color":"Gray"}}]}`, the refused left as they were;
+    /// `fields` of a refusal names each field that broke a rule, and `replaced` (for `set`) gives
+    /// what each changed product had, which a `set` of the same texts restores. Stored pictures no
+    /// product shows any more go at the next sweep.
     @Sendable func batch(request: Request, context: Context) async throws -> Response {
         try await bodies.withBudget(bytes: ProductRequestBody.size(of: request, context: context)) {
             let (change, productIds) = try await BatchRequestBody.read(from: request, context: context)
@@ -134,7 +137,14 @@ struct ProductsController<Context: RequestContext> {
             return JSONResponse.response(.object([
                 .init("changed", .int(outcome.changed.count)),
                 .init("changedIds", .array(outcome.changed.map(JSONValue.string))),
-                .init("refused", .array(outcome.refused.map { .object([.init("productId", .string($0.productId)), .init("message", .string($0.reason))]) })),
+                .init("refused", .array(outcome.refused.map {
+                    .object([.init("productId", .string($0.productId)), .init("message", .string($0.reason)), .init("fields", Self.texts($0.fields))])
+                })),
+                .init("replaced", .array(outcome.changed.compactMap { productId in
+                    outcome.replaced[productId].map {
+                        .object([.init("productId", .string(productId)), .init("fields", Self.texts(Dictionary(uniqueKeysWithValues: $0.map { ($0.key.rawValue, $0.value) })))])
+                    }
+                })),
             ]))
         }
     }
@@ -147,6 +157,11 @@ struct ProductsController<Context: RequestContext> {
         try await store.delete(productId: productId)
         if imageURL.flatMap(PictureFolder.storedName) != nil { await pictures.sweepSoon() }
         return Response(status: .noContent)
+    }
+
+    /// `{"name":"text",…}`, the names in order.
+    private static func texts(_ values: [String: String]) -> JSONValue {
+        .object(values.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) })
     }
 
     private func validated(_ draft: ProductDraft) throws -> Product {

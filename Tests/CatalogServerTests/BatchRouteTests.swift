@@ -20,11 +20,23 @@ import Testing
             let answer = try response.json()
             #expect(answer["changed"] as? Int == 1)
             #expect(answer["changedIds"] as? [String] == ["P2"])
-            let refused = try #require(answer["refused"] as? [[String: String]])
-            #expect(refused.map { $0["productId"] } == ["P1", "NOPE"])
-            #expect(refused[0]["message"]?.contains("salesPrice") == true, "\(refused)")
+            let refused = try #require(answer["refused"] as? [[String: Any]])
+            #expect(refused.map { $0["productId"] as? String } == ["P1", "NOPE"])
+            #expect((refused[0]["message"] as? String)?.contains("salesPrice") == true, "\(refused)")
+            // The field that broke a rule, by name, for the page to label; none for a product not found.
+            #expect((refused[0]["fields"] as? [String: String]).map { Array($0.keys) } == ["salesPrice"])
+            #expect((refused[1]["fields"] as? [String: String])?.isEmpty == true)
             let teal = try await client.execute(uri: "/api/products?q=&color=teal", method: .get)
             #expect(try teal.productIds() == ["P2"])
+            // What the set replaced, for an undo.
+            let replaced = try #require(answer["replaced"] as? [[String: Any]])
+            #expect(replaced.count == 1 && replaced[0]["productId"] as? String == "P2")
+            let old = try #require(replaced[0]["fields"] as? [String: String])
+            #expect(Set(old.keys) == ["color", "salesPrice"])
+            let undo = try JSONSerialization.data(withJSONObject: ["action": "set", "productIds": ["P2"], "fields": old])
+            #expect(try await client.execute(uri: "/api/products/batch", method: .post, headers: Self.json, body: ByteBuffer(data: undo)).json()["changed"] as? Int == 1)
+            let restored = try await client.execute(uri: "/api/products/P2", method: .get).json()
+            #expect(restored["color"] as? String == (old["color"]!.isEmpty ? nil : old["color"]))
         }
     }
 

@@ -20,6 +20,15 @@ extension BatchChange {
             throw EditError.invalid(error)
         }
     }
+
+    /// What ``set(_:)`` would replace in `product`: the text of each field it names, as an edit
+    /// form shows it (empty for no value), so that setting these texts again undoes it. Empty for
+    /// the other changes.
+    public func replacedValues(in product: Product) -> [ProductField: String] {
+        guard case .set(let values) = self else { return [:] }
+        let draft = ProductDraft(product)
+        return Dictionary(uniqueKeysWithValues: values.keys.map { ($0, draft.values[$0] ?? "") })
+    }
 }
 
 /// What a batch changed, and what it refused and why.
@@ -29,16 +38,30 @@ public struct BatchOutcome: Sendable, Hashable {
         public var productId: String
         /// Why, in the words of a single edit's error (a field's rule, or that there is no such product).
         public var reason: String
+        /// The message for each field that broke a rule, by field name; empty when no field did
+        /// (there is no such product).
+        public var fields: [String: String]
 
-        public init(productId: String, reason: String) {
+        public init(productId: String, reason: String, fields: [String: String] = [:]) {
             self.productId = productId
             self.reason = reason
+            self.fields = fields
+        }
+
+        /// The refusal of a single edit's `error`.
+        public init(productId: String, error: EditError) {
+            var fields: [String: String] = [:]
+            if case .invalid(let invalid) = error { fields = invalid.fields }
+            self.init(productId: productId, reason: error.description, fields: fields)
         }
     }
 
     /// The productIds changed, in the order given.
     public var changed: [String] = []
     public var refused: [Refusal] = []
+    /// For a ``BatchChange/set(_:)``: what it replaced in each changed product, by productId
+    /// as given (see ``BatchChange/replacedValues(in:)``). Setting them again undoes the batch.
+    public var replaced: [String: [ProductField: String]] = [:]
 
     public init() {}
 }
@@ -62,23 +85,26 @@ extension CatalogEditor {
             for productId in productIds {
                 try connection.execute("SAVEPOINT batch_item")
                 do {
-                    try applyOne(change, to: productId)
+                    let replaced = try applyOne(change, to: productId)
                     try connection.execute("RELEASE batch_item")
                     outcome.changed.append(productId)
+                    // A productId named twice keeps what the first change replaced: the values before the batch.
+                    if !replaced.isEmpty, outcome.replaced[productId] == nil { outcome.replaced[productId] = replaced }
                 } catch let error as EditError {
                     switch error {
                     case .invalid, .notFound, .duplicate: break
                     default: throw error
                     }
                     try connection.execute("ROLLBACK TO batch_item; RELEASE batch_item")
-                    outcome.refused.append(.init(productId: productId, reason: error.description))
+                    outcome.refused.append(.init(productId: productId, error: error))
                 }
             }
             return outcome
         }
     }
 
-    private func applyOne(_ change: BatchChange, to productId: String) throws {
+    /// Applies `change` to one product; returns what it replaced (see ``BatchChange/replacedValues(in:)``).
+    private func applyOne(_ change: BatchChange, to productId: String) throws -> [ProductField: String] {
         switch change {
         case .star(let starred):
             _ = try stored(productId)
@@ -88,6 +114,8 @@ extension CatalogEditor {
         case .set:
             let current = try stored(productId)
             try replace(productId: current.productId, with: try change.applied(to: current))
+            return change.replacedValues(in: current)
         }
+        return [:]
     }
 }

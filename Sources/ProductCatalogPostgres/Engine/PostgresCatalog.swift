@@ -160,12 +160,14 @@ public actor PostgresCatalog: CatalogEngine {
                 switch change {
                 case .star(let starred): try await setFavorite(current.productId, starred)
                 case .delete: try await delete(productId: current.productId)
-                case .set: _ = try await replace(productId: current.productId, with: try change.applied(to: current))
+                case .set:
+                    _ = try await replace(productId: current.productId, with: try change.applied(to: current))
+                    if outcome.replaced[productId] == nil { outcome.replaced[productId] = change.replacedValues(in: current) }
                 }
                 outcome.changed.append(productId)
             } catch let error as EditError {
                 switch error {
-                case .invalid, .notFound, .duplicate: outcome.refused.append(.init(productId: productId, reason: error.description))
+                case .invalid, .notFound, .duplicate: outcome.refused.append(.init(productId: productId, error: error))
                 default: throw error
                 }
             }

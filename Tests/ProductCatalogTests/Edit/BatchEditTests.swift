@@ -30,6 +30,28 @@ import Testing
         #expect(try search.allPages(query: "fjord") == ["A1", "A2"])
     }
 
+    @Test func aSetSaysWhatItReplacedSoThatSettingItAgainUndoesIt() throws {
+        let fixture = try CatalogFixture()
+        try fixture.importCSV(Self.csv)
+        let editor = try CatalogEditor(databasePath: fixture.databasePath)
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        let before = try ["A1", "A2", "A3", "A4"].map { try search.product(id: $0) }
+        let outcome = try editor.apply(.set([.color: "Ultraviolet", .salesPrice: "35.00"]), to: ["A1", "A2", "A3", "A4"])
+        // A3's list price (55.00) allows 35.00; A4's (12.00) does not: refused, with the field that broke the rule.
+        #expect(outcome.changed == ["A1", "A2", "A3"])
+        #expect(outcome.refused.map(\.productId) == ["A4"])
+        #expect(Array(outcome.refused[0].fields.keys) == ["salesPrice"])
+        #expect(outcome.replaced["A1"] == [.color: "Navy", .salesPrice: "29.99"])
+        #expect(outcome.replaced["A2"] == [.color: "Black", .salesPrice: ""], "no value replaced is an empty text, which clears")
+        #expect(outcome.replaced["A4"] == nil, "a refused product replaced nothing")
+        // Undo: each group of equal old values set again, as the page does.
+        for (values, ids) in Dictionary(grouping: outcome.replaced.keys, by: { outcome.replaced[$0]! }) {
+            #expect(try editor.apply(.set(values), to: ids).refused.isEmpty)
+        }
+        #expect(try ["A1", "A2", "A3", "A4"].map { try search.product(id: $0) } == before)
+        #expect(try search.allPages(query: "ultraviolet").isEmpty, "the word index follows the undo")
+    }
+
     @Test func deleteAndStarApplyToEachProductInOneGo() throws {
         let fixture = try CatalogFixture()
         try fixture.importCSV(Self.csv)
