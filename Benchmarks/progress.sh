@@ -42,12 +42,18 @@ writing = [e for e in progress if e["phase"] == "writing"]
 start = writing[0]["seconds"] if writing else total
 settled = [e for e in progress if e["phase"] in ("writing", "finishing") and e["seconds"] > start + 0.1]
 worst_fraction = max(abs(e["fractionCompleted"] - e["seconds"] / total) for e in settled)
+# Reading too: the fraction there rests on the prior weights alone (ProgressEstimate).
+reading = [e for e in progress if e["phase"] == "loading" and e["seconds"] > 0.1]
+worst_reading = max((abs(e["fractionCompleted"] - e["seconds"] / total) for e in reading), default=0)
+finishing = [e for e in progress if e["phase"] == "finishing"]
 worst_end = max(abs(e["seconds"] + e["etaSeconds"] - total) / total for e in settled if e.get("etaSeconds") is not None)
 phases = {}
 for e in progress:
     phases.setdefault(e["phase"], e["seconds"])
 print(f"{len(progress)} progress events over {total:.2f} s, {len(settled)} after writing began; phases began at " +
       ", ".join(f"{name} {seconds:.2f} s" for name, seconds in phases.items()))
-print(f"largest gap between the fraction and the share of time passed: {worst_fraction * 100:.1f} points")
+print(f"largest gap between the fraction and the share of time passed: {worst_fraction * 100:.1f} points once writing ran 0.1 s, "
+      f"{worst_reading * 100:.1f} points while reading")
+print(f"{len(finishing)} progress events while finishing ({total - phases.get('finishing', total):.2f} s)")
 print(f"largest error of the predicted end: {worst_end * 100:.1f}% of the whole time")
 PY

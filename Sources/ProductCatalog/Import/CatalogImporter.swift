@@ -73,7 +73,7 @@ public struct CatalogImporter: Sendable {
             reporter.report(.writing)
             try writeRows(sorted, into: sink, extraColumns: reading.mapping.extras.map(\.name), reporter: &reporter)
             reporter.report(.finishing)
-            stored = try install(sink)
+            stored = try reporter.reportingEachInterval(.finishing) { try install(sink) }
         } catch {
             // The rejected rows explain a failure only when they are its reason; otherwise their
             // file goes with the import (a full disk must not stay full because of it).

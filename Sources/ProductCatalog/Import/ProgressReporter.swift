@@ -1,3 +1,5 @@
+import Dispatch
+
 /// An import's counters, and the caller's `progress` called with them about every `interval`.
 ///
 /// The phases count into ``counts`` as they go. Reading the clock costs more than checking a
@@ -53,6 +55,26 @@ struct ProgressReporter {
         progress(counts)
     }
 
+    /// Runs `body`, a step that reports nothing itself (swapping in the new catalog), while another
+    /// thread sends a snapshot in `phase` every interval, so that the fraction and the time left
+    /// keep moving. The two never report at once: the ticker has stopped before this returns.
+    mutating func reportingEachInterval<T>(_ phase: ImportProgress.Phase, while body: () throws -> T) throws -> T {
+        let box = ReporterBox(self)
+        let stop = DispatchSemaphore(value: 0)
+        let wait = DispatchTimeInterval.milliseconds(max(1, Int(interval / .milliseconds(1))))
+        let ticker = Worker<Void> {
+            while stop.wait(timeout: .now() + wait) == .timedOut { box.reporter?.report(phase) }
+        }
+        let outcome = Result { try body() }
+        stop.signal()
+        try ticker.join()
+        // Taken back out of the box: the caller's closures must not outlive this call in the
+        // ticker's thread, which may end a moment after it signalled.
+        self = box.reporter!
+        box.reporter = nil
+        return try outcome.get()
+    }
+
     /// Sends a snapshot when the interval has passed, first stopping the import if the caller cancelled it.
     mutating func reportIfDue(_ phase: ImportProgress.Phase) throws {
         guard clock.now >= nextReport else { return }
@@ -75,4 +97,11 @@ struct ProgressReporter {
     func finish(progress last: ImportProgress) {
         progress(last)
     }
+}
+
+/// A reporter lent to the thread that reports for a step that cannot (see
+/// ``ProgressReporter/reportingEachInterval(_:while:)``): one thread uses it at a time.
+private final class ReporterBox: @unchecked Sendable {
+    var reporter: ProgressReporter?
+    init(_ reporter: ProgressReporter) { self.reporter = reporter }
 }

@@ -54,6 +54,29 @@ import Testing
         #expect(writing.allSatisfy { $0.rowsInPhase == $0.rowsInserted && $0.rowsPerSecond > 0 })
     }
 
+    /// A step that reports nothing itself (the swap) still moves the bar: another thread reports
+    /// for it, and has stopped when the step returns. The step here waits until three snapshots
+    /// came, so the test waits on events, not on time.
+    @Test func aSilentStepIsReportedForUntilItEnds() throws {
+        let snapshots = SnapshotLog()
+        var reporter = ProgressReporter(source: InMemoryByteSource(Array("id\n1\n".utf8)), interval: .milliseconds(1),
+                                        progress: { snapshots.append($0) }, isCancelled: { false })
+        reporter.report(.finishing)
+        let answer = try reporter.reportingEachInterval(.finishing) { () -> Int in
+            snapshots.waitForCount(4)
+            return 42
+        }
+        let count = snapshots.count
+        #expect(answer == 42)
+        let seen = snapshots.all
+        #expect(seen.count >= 4 && seen.allSatisfy { $0.phase == .finishing })
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.elapsed <= $1.elapsed })
+        // Stopped: reporting again from this thread follows the ticker's last snapshot, and nothing else comes.
+        reporter.report(.finishing)
+        #expect(snapshots.count == count + 1)
+        #expect(snapshots.all.last!.elapsed >= seen.last!.elapsed)
+    }
+
     @Test("a writing phase that begins with a sort predicts the rest from the rate of the rows written since, not since reading ended")
     func writingRateAfterASort() {
         var estimate = ProgressEstimate.stock
@@ -128,4 +151,31 @@ import Testing
         #expect(try search.count(prefix: "") == 1)
         #expect(!FileManager.default.fileExists(atPath: options.databasePath + ".importing"))
     }
+}
+
+/// Snapshots sent from any thread, and a wait for a number of them.
+private final class SnapshotLog: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var snapshots: [ImportProgress] = []
+
+    func append(_ snapshot: ImportProgress) {
+        condition.lock()
+        snapshots.append(snapshot)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func waitForCount(_ count: Int) {
+        condition.lock()
+        while snapshots.count < count { condition.wait() }
+        condition.unlock()
+    }
+
+    var all: [ImportProgress] {
+        condition.lock()
+        defer { condition.unlock() }
+        return snapshots
+    }
+
+    var count: Int { all.count }
 }
