@@ -119,6 +119,7 @@ let package = Package(
                 .embedInCode("Page/list.js"),
                 .embedInCode("Page/messages.js"),
                 .embedInCode("Page/outbox.js"),
+                .embedInCode("Page/pills.js"),
                 .embedInCode("Page/remove.js"),
                 .embedInCode("Page/sorting.js"),
                 .embedInCode("Page/state.js"),

@@ -47,6 +47,7 @@ struct PageController<Context: RequestContext> {
             ("list.js", PackageResources.list_js),
             ("messages.js", PackageResources.messages_js),
             ("outbox.js", PackageResources.outbox_js),
+            ("pills.js", PackageResources.pills_js),
             ("remove.js", PackageResources.remove_js),
             ("sorting.js", PackageResources.sorting_js),
             ("state.js", PackageResources.state_js),

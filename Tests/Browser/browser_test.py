@@ -279,12 +279,18 @@ class BrowserTest:
         # and clicking it (a clean-clone run failed so): the click goes to the new one.
         for attempt in range(3):
             try:
-                self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"] .id-button').click()
+                self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"] .id-button'))
                 break
             except StaleElementReferenceException:
                 if attempt == 2:
                     raise
         self.wait(lambda: self.element("detail").is_displayed(), "the detail did not open")
+
+    def click_in_view(self, element):
+        """Clicks `element` scrolled to the middle of the window, as a person would scroll it there:
+        the bar of selected rows and the messages sit at the bottom of the window, over the list."""
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
 
     def close_detail(self):
         """Closes the detail and waits until the address no longer names the product: closing goes
@@ -373,8 +379,9 @@ class BrowserTest:
         expected = [p["productId"] for p in self.server.get_json("/api/products", q=text, sort="price", limit=20)["products"]]
         self.wait(lambda: self.row_ids() == expected, f"sorting by price did not list {expected[:3]}…; saw {self.row_ids()[:3]}…")
         prices = self.driver.execute_script(
-            "return [...document.querySelectorAll('#rows tr')].map(r => (r.querySelector('.sale-price .value') || r.querySelector('.list-price .value') || {}).textContent || null)")
-        numbers = [float(price.split()[0].replace(",", "")) for price in prices if price]
+            "return [...document.querySelectorAll('#rows tr')].map(r => (r.querySelector('.price-cell .value') || {}).textContent || null)")
+        # The price shown is the one sorted on (the sale price when on sale), whatever its currency sign.
+        numbers = [float("".join(c for c in price if c.isdigit() or c == ".")) for price in prices if price]
         assert numbers == sorted(numbers), f"the prices are not in order: {numbers}"
         price_header.click()  # dearest first
         price_header.click()  # back to the best match
@@ -465,7 +472,7 @@ class BrowserTest:
 
         # Open a product, Back closes it, Forward opens it again, and a reload shows the same view.
         first = by_price_down["products"][0]["productId"]
-        self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{first}"] .id-button').click()
+        self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{first}"] .id-button'))
         self.wait(lambda: self.element("detail").is_displayed() and "product=" in self.driver.current_url, "opening a product did not put it in the address")
         self.driver.back()
         self.wait(lambda: not self.element("detail").is_displayed(), "Back did not close the product")
@@ -554,6 +561,8 @@ class BrowserTest:
                 const label = document.querySelector('#editor-fields label').getBoundingClientRect();
                 return summary.height > 0 && summary.bottom > label.top + 1 && summary.top < label.bottom ? [summary.top, summary.bottom, label.top] : null;""")
             assert overlap is None, f"the error summary is drawn over the first label: {overlap}"
+            clipped = self.driver.execute_script("const e = document.getElementById('editor-error'); return e.scrollHeight > e.clientHeight + 1 ? [e.scrollHeight, e.clientHeight] : null")
+            assert clipped is None, f"the error summary's box is shorter than its text (text, box): {clipped}"
             self.no_sideways_scroll("the form with an error at phone width")
             self.fill("listPrice", "1,23")
             self.wait(lambda: self.element("error-listPrice").text == "" and self.element("editor-error").text == "",
@@ -605,7 +614,7 @@ class BrowserTest:
             self.driver.switch_to.active_element.send_keys(Keys.SHIFT, Keys.TAB)
             self.wait(lambda: self.focused_text().startswith("Newest"), f"Shift+Tab from the row did not return to Newest: {self.focused_text()!r}")
             self.driver.switch_to.active_element.send_keys(Keys.END)
-            self.wait(lambda: self.focused_text().startswith("Sale price"), f"End did not move to the header's last control: {self.focused_text()!r}")
+            self.wait(lambda: self.focused_text().startswith("Price"), f"End did not move to the header's last control: {self.focused_text()!r}")
         finally:
             self.set_view(1280, "light")
 
@@ -702,27 +711,81 @@ class BrowserTest:
         # Not the starred product, which the steps after this one expect to find.
         ids = [i for i in self.row_ids() if i != self.starred][:4]
         box_of = lambda product_id: self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"] .select-box')
-        box_of(ids[0]).click()
+        self.click_in_view(box_of(ids[0]))
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box_of(ids[3]))
         ActionChains(self.driver).key_down(Keys.SHIFT).click(box_of(ids[3])).key_up(Keys.SHIFT).perform()
         self.wait(lambda: self.element("bulk-count").text == "4 products selected", f"shift-click did not select 4: {self.element('bulk-count').text!r}")
         assert not self.element("detail").is_displayed(), "a checkbox opened the product"
+        # The bar stays in view, with its count, however far the list scrolls.
+        self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        self.wait(lambda: self.driver.execute_script("return scrollY") > 300, "the list did not scroll")
+        bar = self.driver.execute_script("""const r = document.getElementById('bulk').getBoundingClientRect();
+            return [Math.round(r.top), Math.round(r.bottom), innerHeight]""")
+        assert 0 <= bar[0] and bar[1] <= bar[2], f"the selection's bar is off screen after scrolling: top {bar[0]}, bottom {bar[1]} of {bar[2]} px"
+        if self.driver.execute_script("return innerWidth") < 680:
+            small = self.driver.execute_script("""return Array.from(document.querySelectorAll(
+                '#bulk button, #rows tr:first-child .star, #rows tr:first-child .select-cell, #sort, #search, #filters-toggle'))
+                .filter(e => e.getClientRects().length).map(e => [e.id || e.className || e.textContent, e.getBoundingClientRect()])
+                .filter(([_, r]) => r.height < 43.5 || r.width < 43.5).map(([n, r]) => `${n} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+            assert not small, f"touch targets under 44 px at phone width: {small}"
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        colors = {i: self.server.get_json("/api/products/" + urllib.parse.quote(i))["color"] for i in ids}
         self.driver.execute_script(self.FETCH_LOG + "window.fetchLog.length = 0;")
+        self.element("bulk-set-open").click()
         Select(self.element("bulk-field")).select_by_value("color")
         self.element("bulk-value").send_keys(Keys.CONTROL, "a")  # what an earlier view typed stays in the box
         self.element("bulk-value").send_keys(Keys.BACKSPACE)
         self.element("bulk-value").send_keys("Ultraviolet")
         self.element("bulk-form").find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+        # A preview first: nothing is sent until it is applied.
+        self.wait(lambda: self.element("bulk-preview-text").text == "4 products: Color → “Ultraviolet”",
+                  f"no preview of the bulk edit: {self.element('bulk-preview-text').text!r}")
+        sent = self.driver.execute_script("return window.fetchLog.filter(u => u === '/api/products/batch').length")
+        assert sent == 0, f"the preview sent {sent} batch requests"
+        self.element("bulk-apply").click()
         self.wait(lambda: "Changed 4 products." in self.element("message").text, f"no summary of the bulk edit: {self.element('message').text!r}")
         batches = self.driver.execute_script("return window.fetchLog.filter(u => u === '/api/products/batch').length")
         assert batches == 1, f"the bulk edit took {batches} requests"
         for product_id in ids:
             assert self.server.get_json("/api/products/" + urllib.parse.quote(product_id))["color"] == "Ultraviolet", f"{product_id} was not changed"
+        # An Undo after it: each product gets its own color back.
+        self.wait(lambda: self.element("undo").is_displayed() and "Color set on 4 products." in self.element("undo-text").text,
+                  f"no Undo after the bulk edit: {self.element('undo-text').text!r}")
+        self.element("undo-button").click()
+        self.wait(lambda: "Restored the color of 4 products." in self.element("message").text, f"the Undo did not say what it restored: {self.element('message').text!r}")
+        for product_id in ids:
+            color = self.server.get_json("/api/products/" + urllib.parse.quote(product_id))["color"]
+            assert color == colors[product_id], f"{product_id}: Undo gave {color!r}, not {colors[product_id]!r}"
+        # A set that some products refuse: a warning in the page's words, and a way to select the refused.
+        prices = {i: self.server.get_json("/api/products/" + urllib.parse.quote(i))["listPrice"] for i in ids}
+        highest = max(prices.values(), key=float)
+        value = f"{float(highest) - 0.01:.2f}"
+        refused = [i for i in ids if prices[i] is not None and float(prices[i]) < float(value)]
+        if refused and len(refused) < len(ids):
+            self.element("bulk-set-open").click()
+            Select(self.element("bulk-field")).select_by_value("salesPrice")
+            self.element("bulk-value").send_keys(Keys.CONTROL, "a")
+            self.element("bulk-value").send_keys(Keys.BACKSPACE)
+            self.element("bulk-value").send_keys(value)
+            self.element("bulk-form").find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+            self.wait(lambda: self.element("bulk-apply").is_displayed(), "no preview of the sale price")
+            self.element("bulk-apply").click()
+            noun = "1 was" if len(refused) == 1 else f"{len(refused)} were"
+            self.wait(lambda: f"{noun} left as" in self.element("message").text, f"no warning of the refused: {self.element('message').text!r}")
+            message = self.element("message")
+            assert "warning" in message.get_attribute("class"), f"a partial refusal is not a warning: {message.get_attribute('class')!r}"
+            assert "Sale price:" in message.text and "salesPrice" not in message.text, f"the refusal speaks the API: {message.text!r}"
+            message.find_element(By.TAG_NAME, "button").click()
+            wanted = "1 product selected" if len(refused) == 1 else f"{len(refused)} products selected"
+            self.wait(lambda: self.element("bulk-count").text == wanted, f"selecting the refused gave {self.element('bulk-count').text!r}, not {wanted!r}")
+            self.element("undo-button").click()
+            self.wait(lambda: "Restored the sale price of" in self.element("message").text, "the sale prices were not restored")
         # Delete two, undo, then delete them for good.
         self.element("bulk-clear").click()
         self.wait(lambda: not self.element("bulk").is_displayed(), "clearing the selection left the bar")
         doomed = [i for i in self.row_ids() if i != self.starred][:2]
         for product_id in doomed:
-            self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"] .select-box').click()
+            self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"] .select-box'))
         self.element("bulk").find_element(By.CSS_SELECTOR, '[data-bulk="delete"]').click()
         self.wait(lambda: self.element("undo").is_displayed(), "no Undo after a bulk delete")
         self.wait(lambda: not any(i in self.row_ids() for i in doomed) or all(
@@ -760,7 +823,10 @@ class BrowserTest:
         # Which requests, so that a flood says where it came from (one clean run saw 2,701 at 390 px, dark, unexplained).
         assert len(log) <= 10, f"the page sent {len(log)} requests during a 10 s outage, most often {collections.Counter(log).most_common(3)}"
         if self.element("connection").is_displayed():  # the browser's "online" event may have found the server already
-            self.element("connection-retry").click()
+            try:
+                self.click_in_view(self.element("connection-retry"))
+            except (ElementNotInteractableException, ElementClickInterceptedException):
+                pass  # the banner went between the two calls: the page found the server by itself
         self.wait(lambda: not self.element("connection").is_displayed(), "the banner stayed after the connection came back")
         self.driver.execute_script("window.scrollTo(0, 0)")
         self.type_in_search("")
@@ -867,6 +933,63 @@ class BrowserTest:
                   "the chip is not shown pressed")
         self.driver.execute_script(click_chip)
         self.wait(lambda: self.element("count").text == "10,000 products in the catalog", "pressing the chip again did not lift the filter")
+
+    def filters_in_use(self):
+        """The filters in use are pills above the list; an empty list names them, says how many match
+        without them and clears them; a price that is not one is refused in its field before any request."""
+        colors = [entry["value"] for entry in self.server.get_json("/api/facets", q="shirt")["color"]["values"][:1]]
+        color, brand = colors[0], "Nobrandatall"
+        self.driver.get(self.server.url.rstrip("/") + "/?" + urllib.parse.urlencode([("q", "shirt"), ("color", color), ("brand", brand)]))
+        self.wait(lambda: self.element("count").text.startswith("No product matches “shirt”"), f"no empty count: {self.element('count').text!r}")
+        pills = lambda: self.driver.execute_script("return Array.from(document.querySelectorAll('#pills .pill'), p => p.textContent)")
+        self.wait(lambda: pills() == [f"Color: {color} ×", f"Brand: {brand} ×"], f"the pills read {pills()!r}")
+        assert self.element("pills").find_element(By.CSS_SELECTOR, ".pill-clear").is_displayed(), "no Clear all beside two pills"
+        without = self.server.get_json("/api/products", q="shirt", limit=1)["count"]
+        self.wait(lambda: self.element("empty").is_displayed() and "these 2 filters" in self.element("empty-text").text
+                  and f"Color: {color}" in self.element("empty-text").text, f"the empty list does not name its filters: {self.element('empty-text').text!r}")
+        self.wait(lambda: f"Without the filters, {without:,} products match “shirt”." in self.element("empty").text,
+                  f"the empty list does not say how many match without the filters: {self.element('empty').text!r}")
+        assert not self.element("results").is_displayed(), "an empty list shows a bare header"
+        # A pill removes its filter alone.
+        self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, f'#pills .pill[data-filter="brand"]'))
+        narrowed = self.server.get_json("/api/products", q="shirt", color=color, limit=20)
+        self.wait(lambda: self.row_ids() == [p["productId"] for p in narrowed["products"]] and pills() == [f"Color: {color} ×"],
+                  f"removing the brand's pill did not list the color's matches; pills {pills()!r}")
+        assert not self.element("empty").is_displayed(), "the empty note stayed over a list"
+        assert "brand=" not in self.driver.current_url, "the address kept the removed filter"
+        # The empty note's own button clears them all.
+        self.driver.get(self.server.url.rstrip("/") + "/?" + urllib.parse.urlencode([("q", "shirt"), ("color", color), ("size", "No such size")]))
+        self.wait(lambda: self.element("empty").is_displayed(), "no empty note for a size no product has")
+        self.element("empty-actions").find_element(By.TAG_NAME, "button").click()
+        self.wait(lambda: self.row_ids() == self.expected_ids("shirt", 1) and not self.element("pills").is_displayed(),
+                  "the empty note's button did not clear the filters")
+        # A query with no match offers to clear it.
+        self.type_in_search("qqzzxxqq")
+        self.wait(lambda: self.element("empty").is_displayed() and "No product matches “qqzzxxqq”" in self.element("empty-text").text,
+                  "a query with no match offers nothing")
+        self.element("empty-actions").find_element(By.TAG_NAME, "button").click()
+        self.wait(lambda: self.element("count").text.endswith("products in the catalog") and self.element("search").get_attribute("value") == "",
+                  "Clear the search did not list the catalog")
+        # A price that is not one: marked in its field, said beside it, and nothing sent; the list stays.
+        self.show_filters()
+        rows = self.row_ids()
+        self.driver.execute_script(self.FETCH_LOG + "window.fetchLog.length = 0;")
+        self.element("filter-maxPrice").send_keys("abc", Keys.TAB)
+        self.wait(lambda: self.element("filter-maxPrice").get_attribute("aria-invalid") == "true", "a bad price is not marked invalid")
+        assert "Price up to: “abc” is not a price" in self.element("filter-error").text, f"the price's error reads {self.element('filter-error').text!r}"
+        sent = self.driver.execute_script("return window.fetchLog.filter(u => u.startsWith('/api/')).length")
+        assert sent == 0, f"a bad price sent {sent} requests"
+        assert self.row_ids() == rows, "a bad price changed the list"
+        box = self.element("filter-maxPrice")
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys("50", Keys.TAB)
+        cheap = self.server.get_json("/api/products", q="", maxPrice="50", limit=20)
+        self.wait(lambda: self.row_ids() == [p["productId"] for p in cheap["products"]] and box.get_attribute("aria-invalid") == "false"
+                  and self.element("filter-error").text == "", "the fixed price did not filter the list")
+        self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, '#pills .pill[data-filter="maxPrice"]'))
+        self.wait(lambda: self.element("count").text.endswith("products in the catalog") and box.get_attribute("value") == "",
+                  "removing the price's pill did not empty its field")
+        self.show_filters(False)
 
     def add_product(self):
         """Escape keeps typed text until the user says to discard it; an invalid price shows its error; the saved row gets focus."""
@@ -975,7 +1098,15 @@ class BrowserTest:
             "return Array.from(document.querySelectorAll('#stock-rows tr'), r => Array.from(r.cells, c => c.textContent))")
         assert rows == [["Harbour Street", "3"], ["Old Town", "2"]], f"the stock table reads {rows}"
         assert self.element("stock-total").text == "5", f"the stores' sum reads {self.element('stock-total').text!r}"
+        # The sum near the title, and the stores' table before a description.
+        self.wait(lambda: "5 in stock · 2 stores" in self.element("detail-summary").text, f"the summary reads {self.element('detail-summary').text!r}")
+        assert self.driver.execute_script("return !!(document.getElementById('detail-stock').compareDocumentPosition("
+                                          "document.getElementById('detail-description')) & Node.DOCUMENT_POSITION_FOLLOWING)"), \
+            "the description comes before the stock"
         self.element("detail").find_element(By.CSS_SELECTOR, "[data-close]").click()
+        stock_cell = lambda: self.driver.execute_script(
+            "const row = document.querySelector(`#rows tr[data-product-id='${arguments[0]}']`); return row ? row.querySelector('.stock-cell').textContent : null", ids[0])
+        self.wait(lambda: stock_cell() == "5", f"the list's Stock column shows {stock_cell()!r} for a product with 5 in two stores")
         self.type_in_search("")
         self.wait(whole, "the list did not return to the catalog")
         self.show_filters()
@@ -987,6 +1118,7 @@ class BrowserTest:
         page = self.server.get_json("/api/products", q="", store="Harbour Street", limit=20)
         assert [product["productId"] for product in page["products"]] == ids[:10], "the API's page for the store is not the stocked products"
         self.wait(lambda: self.row_ids() == ids[:10], f"the rows are not the store's products: {self.row_ids()[:3]}")
+        assert stock_cell() == "3", f"with the store's chip on, the Stock column shows {stock_cell()!r}, not the 3 at Harbour Street"
         assert "store=Harbour+Street" in self.driver.current_url or "store=Harbour%20Street" in self.driver.current_url, \
             f"the address does not keep the store: {self.driver.current_url}"
         self.driver.execute_script(f"document.querySelector('{chip}').click()")
@@ -1010,8 +1142,9 @@ class BrowserTest:
         self.wait(lambda: self.element("loading").get_attribute("hidden") is not None, "a page is still loading")
         ids = self.row_ids()[2:5]
         for product_id in ids:
-            self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"] .select-box').click()
+            self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"] .select-box'))
         self.wait(lambda: self.element("bulk-count").text == "3 products selected", f"3 rows were not selected: {self.element('bulk-count').text!r}")
+        self.element("bulk-collection-open").click()
         self.element("bulk-collection").send_keys("Browser picks")
         self.element("bulk-collection-form").find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
         self.wait(lambda: "Added 3 products to “Browser picks”" in self.element("message").text,
@@ -1024,7 +1157,7 @@ class BrowserTest:
             "return [...document.querySelectorAll('#collection-chips .chip')].find(c => c.firstChild.textContent === arguments[0]) || null", name)
         self.wait(lambda: chip("Browser picks") is not None and chip("Browser picks").text.endswith(" 3"),
                   "no collection chip for Browser picks counting 3")
-        chip("Browser picks").click()
+        self.click_in_view(chip("Browser picks"))
         self.wait(lambda: self.element("count").text == "3 products in the collection “Browser picks”",
                   f"the collection's count reads {self.element('count').text!r}")
         self.wait(lambda: sorted(self.row_ids()) == sorted(ids), f"the rows are not the collection's: {self.row_ids()}")
@@ -1035,14 +1168,14 @@ class BrowserTest:
         exported = [row["productId"] for row in csv.DictReader(csv_text.splitlines(keepends=True))]
         assert sorted(exported) == sorted(ids), f"the collection's export holds {exported}"
         # Pressed again, the chip leaves the collection; pressed once more, it shows it again.
-        chip("Browser picks").click()
+        self.click_in_view(chip("Browser picks"))
         self.wait(lambda: self.element("count").text.endswith(" products in the catalog"), "pressing the chip again did not leave the collection")
         assert not self.element("collection-bar").is_displayed(), "the collection's bar stayed after leaving it"
-        chip("Browser picks").click()
+        self.click_in_view(chip("Browser picks"))
         self.wait(lambda: self.element("count").text == "3 products in the collection “Browser picks”", "the chip did not show the collection again")
         # One selected row taken out of it.
         self.wait(lambda: self.element("loading").get_attribute("hidden") is not None, "a page is still loading")
-        self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{ids[0]}"] .select-box').click()
+        self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{ids[0]}"] .select-box'))
         self.wait(lambda: self.element("bulk-collection-remove").is_displayed(), "no way to take the selected rows out of the collection")
         self.element("bulk-collection-remove").click()
         self.wait(lambda: self.element("count").text == "2 products in the collection “Browser picks”", f"taking one out left {self.element('count').text!r}")
@@ -1240,7 +1373,7 @@ class BrowserTest:
         assert heading["width"] <= dialog["width"] and heading["height"] > 0, "the long title does not fit the detail"
         self.element("detail").find_element(By.CSS_SELECTOR, "[data-close]").click()
         table = self.element("results").rect
-        price = self.driver.find_element(By.CSS_SELECTOR, '#rows tr[data-product-id="ZZ-LONG-1"] .sale-price').rect
+        price = self.driver.find_element(By.CSS_SELECTOR, '#rows tr[data-product-id="ZZ-LONG-1"] .price-cell').rect
         assert price["x"] >= table["x"] and price["x"] + price["width"] <= table["x"] + table["width"] + 1, "the price cell left the table"
         self.no_sideways_scroll("a long title")
         self.type_in_search("q" * 500)
@@ -1413,7 +1546,7 @@ class BrowserTest:
         self.wait(lambda: len(self.row_ids()) >= 3 and self.row_ids()[0].startswith("ZZ-"), f"the ZZ- products are not listed: {self.row_ids()}")
         ids = self.row_ids()
         target, following = ids[0], ids[1]
-        self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{target}"] .id-button').click()
+        self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{target}"] .id-button'))
         self.wait(lambda: self.element("detail").is_displayed(), "the detail did not open")
         self.element("detail-delete").click()
         self.wait(lambda: self.element("confirm").is_displayed(), "no confirmation before deleting")
@@ -1440,6 +1573,8 @@ class BrowserTest:
         self.check("clearing the box lists the whole catalog", self.clear_search)
         self.check("on a slow connection the old rows are marked while a search loads", self.slow_network)
         self.check("a color chip filters the list, with the API's count", self.facet_chips)
+        self.check("in each view, filters in use as pills; an empty list names them and clears them; a bad price is refused in its field",
+                   self.in_each_view(self.filters_in_use))
         self.check("a title with a typo finds its product, matched words bold; sorting by price", self.typo_and_sort)
         self.check("a request per keystroke; two colors, a sorted header, Back, Forward and reload in the address", self.keystrokes_and_address)
         self.check("the Newest header sorts; the search box and the list's header stay in view while scrolling", self.newest_and_sticky)

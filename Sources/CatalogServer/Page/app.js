@@ -29,6 +29,7 @@ import { wireImport } from "./importer.js";
 import { viewOf, recordClosed } from "./address.js";
 import { wireSorting, showSort } from "./sorting.js";
 import { wireBulk } from "./bulk.js";
+import { wirePills } from "./pills.js";
 import { wireCollections, loadCollections } from "./collections.js";
 
 function wireSearch() {
@@ -126,6 +127,7 @@ async function start() {
   wireFacets();
   wireSorting();
   wireBulk();
+  wirePills();
   wireCollections();
   wireOutbox();
   wireImport();

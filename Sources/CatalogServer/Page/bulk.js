@@ -1,6 +1,7 @@
 // Bulk actions: select rows (a click, shift-click for a range, or every match of the search up to
-// a limit), then star, unstar, delete (with a few seconds to undo) or set a field on all of them,
-// each as one request to POST /api/products/batch, which says what changed and what it refused.
+// a limit), then star, unstar, delete (with a few seconds to undo) or set a field on all of them
+// (previewed first, with an Undo after), each as one request to POST /api/products/batch, which
+// says what changed, what it refused, and what a set replaced.
 
 import { $ } from "./elements.js";
 import { counted, withDecimalPoint } from "./formats.js";
@@ -9,14 +10,17 @@ import { state } from "./state.js";
 import { search, onNewSearch } from "./list.js";
 import { showMessage } from "./messages.js";
 import { loadFavorites } from "./favorites.js";
+import { FIELDS } from "./fields.js";
 
 /** The most products one batch changes: the server's limit. */
 const MAX_SELECTED = 1000;
-/** How long a bulk delete can be undone before it is sent. */
+/** How long a bulk delete can be undone before it is sent, and a bulk set after it was. */
 const UNDO_MS = 6000;
 const selected = state.selection;
 let lastClicked = null;
 let pendingDelete = null;
+let undoSet = null;
+const LABELS = Object.fromEntries(FIELDS.map((field) => [field.name, field.label]));
 
 function rows() {
   return [...$("rows").querySelectorAll("tr:not(.pending)")];
@@ -28,6 +32,7 @@ function paint() {
     if (box) box.checked = selected.has(row.dataset.productId);
   }
   $("bulk").hidden = selected.size === 0;
+  if (selected.size === 0) closeForms();
   $("bulk-count").textContent = `${counted(selected.size, "product")} selected`;
   const shown = rows().map((row) => row.dataset.productId);
   const all = $("select-shown");
@@ -71,35 +76,132 @@ async function selectAllMatches() {
   if (cursor) showMessage(`Selected the first ${MAX_SELECTED.toLocaleString("en-US")} matches: a bulk action changes at most that many at once.`);
 }
 
-/** Sends one batch and says what changed and what was refused. */
-async function send(action, productIds, fields) {
-  let answer;
+/** "Sale price: the sale price (50.00) is above the list price": a refusal in the page's words. */
+function refusalText(entry) {
+  const fields = Object.entries(entry.fields || {});
+  if (fields.length === 0) return `${entry.productId}: ${entry.message}`;
+  return `${entry.productId}: ` + fields.map(([name, text]) => `${LABELS[name] || name}: ${text}`).join("; ");
+}
+
+/** Sends one batch; its answer, or null when nothing was changed (an error, said). */
+async function post(action, productIds, fields) {
   try {
-    answer = await request("/api/products/batch", { method: "POST", json: { action, productIds, ...(fields ? { fields } : {}) } });
+    return await request("/api/products/batch", { method: "POST", json: { action, productIds, ...(fields ? { fields } : {}) } });
   } catch (error) {
     showMessage(`Nothing was changed: ${error.message}`, true);
     return null;
   }
-  const verb = { star: "Starred", unstar: "Unstarred", delete: "Deleted", set: "Changed" }[action];
-  const refused = answer.refused.map((entry) => `${entry.productId}: ${entry.message}`);
-  showMessage(`${verb} ${counted(answer.changed, "product")}.` + (refused.length ? ` Refused ${refused.length}: ${refused.slice(0, 5).join("; ")}${refused.length > 5 ? "; …" : ""}` : ""),
-    refused.length > 0 && answer.changed === 0);
+}
+
+/**
+ * Says what a batch changed and what it refused: a refusal is a warning that names the fields by
+ * their labels and offers to select the refused products, to fix them.
+ */
+function report(verb, answer) {
+  const refused = answer.refused;
+  if (refused.length === 0) {
+    showMessage(`${verb} ${counted(answer.changed, "product")}.`);
+    return;
+  }
+  const listed = refused.slice(0, 3).map(refusalText).join(" · ") + (refused.length > 3 ? " · …" : "");
+  const ids = refused.map((entry) => entry.productId);
+  showMessage(`${verb} ${counted(answer.changed, "product")}. ${counted(refused.length, "was", "were")} left as ${refused.length === 1 ? "it was" : "they were"}: ${listed}`,
+    answer.changed === 0, {
+      warning: true,
+      action: { label: `Select the ${counted(refused.length, "refused product")}`, run: () => selectOnly(ids) },
+    });
+}
+
+/** Sends one batch and says what it did. */
+async function send(action, productIds, fields) {
+  const answer = await post(action, productIds, fields);
+  if (answer) report({ star: "Starred", unstar: "Unstarred", delete: "Deleted", set: "Changed" }[action], answer);
   return answer;
+}
+
+/** Makes `ids` the selection, the rest unselected. */
+function selectOnly(ids) {
+  selected.clear();
+  for (const id of ids.slice(0, MAX_SELECTED)) selected.add(id);
+  paint();
 }
 
 async function act(action) {
   const ids = [...selected];
   if (action === "delete") return deleteWithUndo(ids);
-  let fields = null;
-  if (action === "set") {
-    const field = $("bulk-field").value;
-    const text = $("bulk-value").value.trim();
-    fields = { [field]: field.endsWith("Price") ? withDecimalPoint(text) : text };
-  }
-  const answer = await send(action, ids, fields);
+  const answer = await send(action, ids, null);
   if (!answer) return;
   if (action === "star" || action === "unstar") await loadFavorites();
   await search();
+}
+
+/** The field and text the Set form names, the text as the server reads a price. */
+function setChange() {
+  const field = $("bulk-field").value;
+  const text = $("bulk-value").value.trim();
+  return { field, text: field.endsWith("Price") ? withDecimalPoint(text) : text };
+}
+
+/** Shows what the Set form would do before anything is sent: "8 products: Color → Navy". */
+function previewSet() {
+  const { field, text } = setChange();
+  const label = LABELS[field] || field;
+  $("bulk-preview-text").textContent = `${counted(selected.size, "product")}: ${label} → ${text === "" ? "(cleared)" : `“${text}”`}`;
+  $("bulk-apply").textContent = `Apply to ${counted(selected.size, "product")}`;
+  $("bulk-form").hidden = true;
+  $("bulk-preview").hidden = false;
+  $("bulk-apply").focus();
+}
+
+/** Sends the previewed set, then offers to undo it: what it replaced is set again, one batch per old value. */
+async function applySet() {
+  const { field, text } = setChange();
+  const ids = [...selected];
+  closeForms();
+  const answer = await send("set", ids, { [field]: text });
+  if (!answer) return;
+  await search();
+  const groups = new Map();
+  for (const entry of answer.replaced || []) {
+    const key = JSON.stringify(entry.fields);
+    if (!groups.has(key)) groups.set(key, { fields: entry.fields, ids: [] });
+    groups.get(key).ids.push(entry.productId);
+  }
+  if (groups.size === 0) return;
+  const label = LABELS[field] || field;
+  offerUndo(`${label} set on ${counted(answer.changed, "product")}.`, async () => {
+    const restored = { changed: 0, refused: [] };
+    for (const group of groups.values()) {
+      const part = await post("set", group.ids, group.fields);
+      if (!part) {
+        // The error is said; what was restored before it is in the list.
+        await search();
+        return;
+      }
+      restored.changed += part.changed;
+      restored.refused.push(...part.refused);
+    }
+    report(`Restored the ${label.toLowerCase()} of`, restored);
+    await search();
+  });
+}
+
+/** The Undo bar: `undo` runs when it is pressed; after UNDO_MS the bar goes and `expire` runs. */
+function offerUndo(text, undo, expire = () => {}) {
+  // An Undo still offered ends as its time would have ended it: a waiting delete is sent.
+  const before = undoSet;
+  clearUndo();
+  if (before) before.expire();
+  $("undo-text").textContent = text;
+  $("undo").hidden = false;
+  undoSet = { undo, expire, timer: setTimeout(() => { clearUndo(); expire(); }, UNDO_MS) };
+}
+
+function clearUndo() {
+  if (!undoSet) return;
+  clearTimeout(undoSet.timer);
+  undoSet = null;
+  $("undo").hidden = true;
 }
 
 /** Hides the rows at once and sends the delete only after UNDO_MS, unless Undo is pressed. */
@@ -109,9 +211,8 @@ function deleteWithUndo(ids) {
   for (const row of hidden) row.hidden = true;
   selected.clear();
   paint();
-  pendingDelete = { ids, hidden, timer: setTimeout(finishDelete, UNDO_MS) };
-  $("undo-text").textContent = `${counted(ids.length, "product")} will be deleted.`;
-  $("undo").hidden = false;
+  pendingDelete = { ids, hidden };
+  offerUndo(`${counted(ids.length, "product")} will be deleted.`, undoDelete, finishDelete);
   $("undo-button").focus();
 }
 
@@ -119,8 +220,7 @@ async function finishDelete() {
   const work = pendingDelete;
   if (!work) return;
   pendingDelete = null;
-  clearTimeout(work.timer);
-  $("undo").hidden = true;
+  clearUndo();
   const answer = await send("delete", work.ids);
   if (!answer) for (const row of work.hidden) row.hidden = false;
   else await search();
@@ -130,22 +230,39 @@ function undoDelete() {
   const work = pendingDelete;
   if (!work) return;
   pendingDelete = null;
-  clearTimeout(work.timer);
   for (const row of work.hidden) row.hidden = false;
   for (const id of work.ids) selected.add(id);
-  $("undo").hidden = true;
   paint();
   showMessage(`Nothing was deleted: the ${counted(work.ids.length, "product")} stay.`);
 }
 
+/** Folds the Set and collection forms and the preview: the bar shows its buttons only. */
+function closeForms() {
+  for (const id of ["bulk-form", "bulk-preview", "bulk-collection-form"]) $(id).hidden = true;
+  $("bulk-set-open").setAttribute("aria-expanded", "false");
+  $("bulk-collection-open").setAttribute("aria-expanded", "false");
+}
+
+/** Opens the form `formId` from its button (or folds it when open). */
+function toggleForm(button, formId, focusId) {
+  const open = button.getAttribute("aria-expanded") !== "true";
+  closeForms();
+  if (!open) return;
+  button.setAttribute("aria-expanded", "true");
+  $(formId).hidden = false;
+  $(focusId).focus();
+}
+
 export function wireBulk() {
   $("rows").addEventListener("click", (event) => {
-    const box = event.target.closest(".select-box");
-    if (!box) return;
+    // The whole cell around the box selects (a target large enough for a finger), never opening the product.
+    const target = event.target.closest(".select-cell");
+    if (!target) return;
     event.stopPropagation();
     // The box's own change is undone: toggle() decides, so that shift-click selects a range.
-    box.checked = !box.checked;
-    toggle(box.closest("tr"), event.shiftKey);
+    const box = target.querySelector(".select-box");
+    if (event.target === box) box.checked = !box.checked;
+    toggle(target.closest("tr"), event.shiftKey);
   }, true);
   $("select-shown").addEventListener("change", (event) => {
     for (const row of rows()) {
@@ -160,11 +277,23 @@ export function wireBulk() {
     paint();
   });
   for (const button of document.querySelectorAll("[data-bulk]")) button.addEventListener("click", () => act(button.dataset.bulk));
+  $("bulk-set-open").addEventListener("click", () => toggleForm($("bulk-set-open"), "bulk-form", "bulk-field"));
+  $("bulk-collection-open").addEventListener("click", () => toggleForm($("bulk-collection-open"), "bulk-collection-form", "bulk-collection"));
   $("bulk-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    act("set");
+    previewSet();
   });
-  $("undo-button").addEventListener("click", undoDelete);
+  $("bulk-apply").addEventListener("click", applySet);
+  $("bulk-preview-back").addEventListener("click", () => {
+    $("bulk-preview").hidden = true;
+    $("bulk-form").hidden = false;
+    $("bulk-value").focus();
+  });
+  $("undo-button").addEventListener("click", () => {
+    const work = undoSet;
+    clearUndo();
+    if (work) work.undo();
+  });
   // A new search keeps the selection (it may be built from several), but the box of "all shown" follows the rows.
   onNewSearch(() => queueMicrotask(paint));
   window.addEventListener("pagehide", () => { if (pendingDelete) finishDelete(); });

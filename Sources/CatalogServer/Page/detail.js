@@ -8,7 +8,7 @@ import { showMessage } from "./messages.js";
 import { FIELDS } from "./fields.js";
 import { starButton } from "./list.js";
 import { recordOpened } from "./address.js";
-import { numberFormat } from "./formats.js";
+import { counted, formatPrice, numberFormat, thousandths } from "./formats.js";
 
 /** Opens the detail of `productId` and puts it in the address; focus goes back to `opener` when it closes. */
 export async function openDetail(productId, opener) {
@@ -24,9 +24,14 @@ export async function openDetail(productId, opener) {
   setImage($("detail-image"), product.imageURL);
   $("detail-image").alt = product.imageURL ? `Image of ${product.title || product.productId}` : "";
   $("detail-star").replaceChildren(starButton(product.productId));
+  showSummary(product, null);
   const fields = $("detail-fields");
   fields.replaceChildren();
+  // The description comes after the stock, in a section of its own; a quantity no one gave is not a field.
+  $("description-text").textContent = product.description || "";
+  $("detail-description").hidden = !product.description;
   for (const [key, value] of Object.entries(product)) {
+    if (key === "description" || (key === "quantity" && value === null)) continue;
     const label = FIELDS.find((field) => field.name === key)?.label ?? key;
     const term = document.createElement("dt");
     term.textContent = label;
@@ -38,6 +43,24 @@ export async function openDetail(productId, opener) {
   showStock(product);
   openDialog($("detail"), opener);
   recordOpened(product.productId);
+}
+
+/**
+ * The line under the title: what the product sells for in its currency (and its list price when
+ * on sale), and its stock: the sum over its stores when it has stock by store, else its quantity.
+ */
+function showSummary(product, stores) {
+  const parts = [];
+  const onSale = product.salesPrice !== null && product.listPrice !== null && thousandths(product.salesPrice) < thousandths(product.listPrice);
+  const shown = onSale ? product.salesPrice : product.listPrice ?? product.salesPrice;
+  if (shown !== null) parts.push(formatPrice(shown, product.currency) + (onSale ? ` (was ${formatPrice(product.listPrice, product.currency)})` : ""));
+  if (stores && stores.length) {
+    const total = stores.reduce((sum, entry) => sum + entry.quantity, 0);
+    parts.push(`${numberFormat.format(total)} in stock`, counted(stores.length, "store"));
+  } else if (product.quantity !== null && product.quantity !== undefined) {
+    parts.push(product.quantity > 0 ? `${numberFormat.format(product.quantity)} in stock` : "Out of stock");
+  }
+  $("detail-summary").textContent = parts.join(" · ");
 }
 
 /** Lists the other products of the same family (groupId), each a link to its own detail. */
@@ -96,4 +119,5 @@ async function showStock(product) {
   }
   $("stock-total").textContent = numberFormat.format(total);
   section.hidden = false;
+  showSummary(product, body.stock);
 }

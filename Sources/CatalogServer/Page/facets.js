@@ -3,7 +3,7 @@
 // values is counted without its own filter, so its other values stay to be added.
 
 import { $ } from "./elements.js";
-import { numberFormat, withDecimalPoint } from "./formats.js";
+import { numberFormat, thousandths, withDecimalPoint } from "./formats.js";
 import { request } from "./api.js";
 import { state } from "./state.js";
 import { search, onNewSearch } from "./list.js";
@@ -114,14 +114,41 @@ async function toggleChip(chip) {
   await search();
 }
 
+/** A price as the filter takes one: digits, and up to three decimals after a point or a comma. */
+const PRICE = /^\d{1,12}(\.\d{1,3})?$/;
+
+/**
+ * The price bounds typed, checked here before anything is sent: a bad one is marked, said next to
+ * the fields, and the list stays as it was. Returns the bounds, or null when one is wrong.
+ */
+function priceBounds() {
+  const bounds = {};
+  const problems = [];
+  for (const [name, label] of [["minPrice", "Price from"], ["maxPrice", "Price up to"]]) {
+    const box = $("filter-" + name);
+    const text = withDecimalPoint(box.value.trim());
+    const wrong = text !== "" && !PRICE.test(text);
+    box.setAttribute("aria-invalid", String(wrong));
+    if (wrong) problems.push(`${label}: “${box.value.trim()}” is not a price; type a number such as 25 or 19.99.`);
+    bounds[name] = text;
+  }
+  if (problems.length === 0 && bounds.minPrice && bounds.maxPrice && thousandths(bounds.minPrice) > thousandths(bounds.maxPrice)) {
+    $("filter-minPrice").setAttribute("aria-invalid", "true");
+    problems.push("Price from is above Price up to; swap them.");
+  }
+  $("filter-error").textContent = problems.join(" ");
+  return problems.length ? null : bounds;
+}
+
 /** Takes the price range, brand, on-sale and in-stock from their controls, and searches when they changed. */
 function readFilterBar() {
   const filters = state.list.filters;
   const before = JSON.stringify(filters);
-  for (const name of ["minPrice", "maxPrice", "brand"]) {
-    const text = $("filter-" + name).value.trim();
-    filters[name] = text ? [name === "brand" ? text : withDecimalPoint(text)] : [];
-  }
+  const bounds = priceBounds();
+  if (!bounds) return;
+  for (const name of ["minPrice", "maxPrice"]) filters[name] = bounds[name] ? [bounds[name]] : [];
+  const brand = $("filter-brand").value.trim();
+  filters.brand = brand ? [brand] : [];
   filters.onSale = $("filter-onSale").checked ? ["true"] : [];
   filters.inStock = $("filter-inStock").checked ? ["true"] : [];
   if (JSON.stringify(filters) !== before) search();
@@ -131,6 +158,8 @@ function readFilterBar() {
 export function showFilterBar() {
   const filters = state.list.filters;
   for (const name of ["minPrice", "maxPrice", "brand"]) $("filter-" + name).value = filters[name][0] ?? "";
+  for (const name of ["minPrice", "maxPrice"]) $("filter-" + name).setAttribute("aria-invalid", "false");
+  $("filter-error").textContent = "";
   $("filter-onSale").checked = filters.onSale.length > 0;
   $("filter-inStock").checked = filters.inStock.length > 0;
 }

@@ -29,3 +29,27 @@ export function formatSeconds(seconds) {
 export function withDecimalPoint(text) {
   return /^\s*\d+,\d{1,2}\s*$/.test(text) ? text.replace(",", ".") : text;
 }
+
+const priceFormats = new Map();
+
+/**
+ * "¥12,100", "€19.50": a price (a decimal string, as the API gives one) in its currency's way, or
+ * "1,234.50" when the product names no currency (or one the browser does not know).
+ */
+export function formatPrice(text, currency) {
+  if (text === null || text === undefined || text === "") return "";
+  const key = currency || "";
+  if (!priceFormats.has(key)) {
+    let format = null;
+    try {
+      format = currency ? new Intl.NumberFormat("en-US", { style: "currency", currency, currencyDisplay: "narrowSymbol" }) : null;
+    } catch {
+      format = null; // not a currency code the browser knows: the number alone
+    }
+    priceFormats.set(key, format);
+  }
+  const format = priceFormats.get(key);
+  if (format) return format.format(Number(text));
+  const [whole, fraction] = text.split(".");
+  return numberFormat.format(Number(whole)) + (fraction !== undefined ? "." + fraction : "");
+}

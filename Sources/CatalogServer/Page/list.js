@@ -1,7 +1,7 @@
 // The list: search as you type, 20 products a page, more as you scroll; starred products first.
 
 import { $, thumbnail, hiddenText } from "./elements.js";
-import { counted, numberFormat, thousandths } from "./formats.js";
+import { counted, formatPrice, numberFormat, thousandths } from "./formats.js";
 import { request, Unreachable } from "./api.js";
 import { state, isUnfiltered } from "./state.js";
 import { showMessage, hideMessage } from "./messages.js";
@@ -9,10 +9,16 @@ import { recordSearch } from "./address.js";
 
 const PAGE_SIZE = 20;
 const listeners = [];
+const firstPageListeners = [];
 
 /** Runs `action(params)` each time a new search starts, with its query parameters (facets follow it). */
 export function onNewSearch(action) {
   listeners.push(action);
+}
+
+/** Runs `action(count)` each time the first page of a search is shown, with its count of matches. */
+export function onFirstPage(action) {
+  firstPageListeners.push(action);
 }
 
 /** The query string of the current search, without paging. */
@@ -90,12 +96,19 @@ function finishPage(body, first) {
   // browser but not sent yet are shown as edited, at the top.
   const skip = isUnfiltered() ? state.favorites : new Map();
   const pending = new Set(pendingChanges().map((entry) => entry.productId).filter(Boolean));
-  appendRows(body.products.filter((product) => !skip.has(product.productId) && !pending.has(product.productId)), false);
+  if (first) list.currencies = new Set();
+  for (const product of body.products) list.currencies.add(product.currency || "");
+  appendRows(body.products.filter((product) => !skip.has(product.productId) && !pending.has(product.productId)), false, body.stock || {});
   if (first) showPending();
   list.cursor = body.nextCursor;
   list.hasMore = body.nextCursor !== null;
   showCount(body.count, body.countComplete !== false);
   $("end").hidden = list.hasMore || (body.products.length === 0 && first);
+  if (first) {
+    // An empty list shows no bare header: the words under the count say what to do instead.
+    $("results").hidden = $("rows").children.length === 0;
+    for (const action of firstPageListeners) action(body.count);
+  }
   $("results").classList.remove("stale");
 }
 
@@ -156,10 +169,24 @@ function showCount(count, complete) {
   } else if (query === "") {
     text = count === 0 ? "No product has the chosen values." : `${amount} ${products} with the chosen values`;
   } else {
-    text = count === 0 ? `No product matches “${query}”.` : `${amount} ${products} ${verb} “${query}”`;
+    const filtered = Object.values(state.list.filters).some((values) => values.length > 0);
+    text = count === 0 ? `No product matches “${query}”${filtered ? " with the filters in use" : ""}.` : `${amount} ${products} ${verb} “${query}”`;
   }
   if (state.favorites.size > 0 && isUnfiltered()) text += `, ${counted(state.favorites.size, "starred product")} first`;
   $("count").textContent = text;
+  showCurrencyNote();
+}
+
+/** Sorted by price over several currencies: says that the numbers are compared as they are, not converted. */
+export function showCurrencyNote() {
+  const list = state.list;
+  const codes = [...(list.currencies || [])].filter(Boolean).sort();
+  const mixed = (list.sort === "price" || list.sort === "-price") && list.currencies && list.currencies.size > 1;
+  $("currency-note").hidden = !mixed;
+  if (mixed) {
+    const named = codes.length ? codes.join(", ") + (list.currencies.has("") ? " and prices without a currency" : "") : "several currencies";
+    $("currency-note").textContent = `Prices in ${named} are sorted by their numbers, not converted.`;
+  }
 }
 
 /** The adds and edits waiting in this browser (see outbox.js) that the current search would list. */
@@ -191,14 +218,47 @@ function starredProducts() {
   return [...state.favorites.values()];
 }
 
-function appendRows(products, starredGroup) {
+function appendRows(products, starredGroup, stock = {}) {
   const fragment = document.createDocumentFragment();
-  for (const product of products) fragment.append(productRow(product, starredGroup));
+  for (const product of products) fragment.append(productRow(product, starredGroup, stock[product.productId]));
   $("rows").append(fragment);
 }
 
+/**
+ * What the Stock column shows: the quantity at the chosen stores when the list is filtered by
+ * store, else the sum over the product's stores, else its own quantity; empty when unknown.
+ */
+function stockText(product, stores) {
+  const chosen = state.list.filters.store.map((store) => store.toLowerCase());
+  if (stores && stores.length) {
+    const kept = chosen.length ? stores.filter((entry) => chosen.includes(entry.store.toLowerCase())) : stores;
+    const total = kept.reduce((sum, entry) => sum + entry.quantity, 0);
+    const where = chosen.length ? kept.map((entry) => entry.store).join(", ") || state.list.filters.store.join(", ")
+      : `${stores.length} ${stores.length === 1 ? "store" : "stores"}`;
+    return { text: numberFormat.format(total), title: `${numberFormat.format(total)} in stock at ${where}` };
+  }
+  if (product.quantity === null || product.quantity === undefined) return { text: "", title: "" };
+  return { text: numberFormat.format(product.quantity), title: `${numberFormat.format(product.quantity)} in stock` };
+}
+
+/** The price cell: what the product sells for, in its currency, with the list price struck through when on sale. */
+function priceCell(product) {
+  const onSale = product.salesPrice !== null && product.listPrice !== null &&
+    thousandths(product.salesPrice) < thousandths(product.listPrice);
+  const shown = onSale ? product.salesPrice : product.listPrice ?? product.salesPrice;
+  const td = cell("num price-cell" + (onSale ? " sale" : ""), formatPrice(shown, product.currency), "Price");
+  if (onSale) {
+    const was = document.createElement("s");
+    was.className = "was";
+    was.textContent = formatPrice(product.listPrice, product.currency);
+    td.append(" ", was, hiddenText(" (reduced)"));
+  }
+  td.title = td.textContent.replace(" (reduced)", "");
+  return td;
+}
+
 /** A table row for `product`: a star, its productId as the button that opens the detail, its fields. */
-function productRow(product, starredGroup = false) {
+function productRow(product, starredGroup = false, stores = null) {
   const row = document.createElement("tr");
   row.dataset.productId = product.productId;
   if (starredGroup) row.classList.add("starred-group");
@@ -237,16 +297,16 @@ function productRow(product, starredGroup = false) {
     line.append("Brand: ", highlighted(product.brand, product.highlights.brand));
     titleCell.append(line);
   }
+  titleCell.title = product.title || "";
   row.append(titleCell);
-  row.append(cell("num list-price", product.listPrice, "List price"));
-  const onSale = product.salesPrice !== null && product.listPrice !== null &&
-    thousandths(product.salesPrice) < thousandths(product.listPrice);
-  const saleCell = cell("num sale-price" + (onSale ? " sale" : ""), product.salesPrice, "Sale price");
-  if (onSale) saleCell.append(hiddenText(" (reduced)"));
-  row.append(saleCell);
+  row.append(priceCell(product));
   row.append(cell("field-cell", product.color, "Color"));
   row.append(cell("field-cell", product.size, "Size"));
   row.append(highlightedCell("field-cell", product.productType, "Type", product.highlights?.productType));
+  const stock = stockText(product, stores);
+  const stockCell = cell("num stock-cell", stock.text, "Stock");
+  stockCell.title = stock.title;
+  row.append(stockCell);
   return row;
 }
 
@@ -271,6 +331,7 @@ function cell(className, text, label) {
   const td = document.createElement("td");
   if (className) td.className = className;
   if (label) td.dataset.label = label;
+  if (text) td.title = text; // the whole text, where one line cuts it
   if (text) {
     const value = document.createElement("span");
     value.className = "value";
