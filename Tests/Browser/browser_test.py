@@ -389,6 +389,19 @@ class BrowserTest:
         self.type_in_search("")
         self.wait(lambda: self.element("count").text == "10,000 products in the catalog", "the list did not return to the catalog")
 
+    # contrast(a, b): the WCAG contrast ratio of two computed colors (rgb(), rgba() or color(srgb …)).
+    CONTRAST = """
+        const channels = (text) => {
+          const numbers = text.match(/[\\d.]+/g).map(Number);
+          return text.startsWith('color(') ? numbers.slice(0, 3) : numbers.slice(0, 3).map(n => n / 255);
+        };
+        const luminance = (text) => {
+          const [r, g, b] = channels(text).map(c => c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4));
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    """
+
     FETCH_LOG = """
         if (!window.fetchLog) {
           window.fetchLog = [];
@@ -534,10 +547,15 @@ class BrowserTest:
             self.wait(lambda: self.row_ids() == [p["productId"] for p in both["products"]], "two colors at phone width do not list either color")
             self.wait(lambda: toggle.text == "Filters (2)", f"the Filters button does not count the chosen ones: {toggle.text!r}")
             self.no_sideways_scroll("the filters open at phone width")
+            sheet = self.driver.execute_script("""const r = document.getElementById('filters').getBoundingClientRect();
+                return [Math.round(r.top), Math.round(r.bottom), innerHeight, getComputedStyle(document.getElementById('filters')).position]""")
+            assert sheet[3] == "fixed" and abs(sheet[1] - sheet[2]) <= 1 and sheet[0] >= sheet[2] * 0.25, \
+                f"at phone width the filters are not a sheet at the bottom (top, bottom, window, position): {sheet}"
             self.element("facets-clear").click()
             self.wait(lambda: self.element("count").text.startswith("10,000 products"), "clearing the filters did not list the catalog")
-            toggle.click()
-            self.wait(lambda: not self.element("filters").is_displayed(), "the Filters button did not fold them again")
+            self.element("filters-done").click()
+            self.wait(lambda: not self.element("filters").is_displayed() and toggle.get_attribute("aria-expanded") == "false",
+                      "the sheet's Show the results did not fold it")
 
             text = "linen sh"
             self.type_in_search(text)
@@ -614,7 +632,7 @@ class BrowserTest:
             self.driver.switch_to.active_element.send_keys(Keys.SHIFT, Keys.TAB)
             self.wait(lambda: self.focused_text().startswith("Newest"), f"Shift+Tab from the row did not return to Newest: {self.focused_text()!r}")
             self.driver.switch_to.active_element.send_keys(Keys.END)
-            self.wait(lambda: self.focused_text().startswith("Price"), f"End did not move to the header's last control: {self.focused_text()!r}")
+            self.wait(lambda: self.focused_text().startswith("Columns"), f"End did not move to the header's last control: {self.focused_text()!r}")
         finally:
             self.set_view(1280, "light")
 
@@ -991,6 +1009,82 @@ class BrowserTest:
                   "removing the price's pill did not empty its field")
         self.show_filters(False)
 
+    def dense_list_and_columns(self):
+        """At 1280 × 800: at least 15 one-line rows on a screen, no word broken mid-word, the sort arrow
+        whole; the Columns menu shows Brand and hides Color, kept over a reload."""
+        self.driver.set_window_size(1280, 800)
+        try:
+            self.driver.get(self.server.url)
+            self.wait(lambda: len(self.row_ids()) == 20, "the page did not list 20 products")
+            self.driver.execute_script("window.scrollTo(0, 400)")
+            shown = self.driver.execute_script("""
+                const head = document.querySelector('#results thead').getBoundingClientRect();
+                return Array.from(document.querySelectorAll('#rows tr')).filter(r => {
+                  const b = r.getBoundingClientRect(); return b.top >= head.bottom - 1 && b.bottom <= innerHeight; }).length""")
+            assert shown >= 15, f"{shown} whole rows under the header on an 800-pixel screen"
+            wrapping = self.driver.execute_script("""
+                return Array.from(document.querySelectorAll('#rows td')).filter(td => getComputedStyle(td).whiteSpace !== 'nowrap'
+                  || getComputedStyle(td).overflowWrap === 'anywhere').length""")
+            assert wrapping == 0, f"{wrapping} cells may break their text"
+            price = self.driver.find_element(By.CSS_SELECTOR, '.sort-button[data-sorts="price -price"]')
+            price.click()
+            self.wait(lambda: self.element("sort").get_attribute("value") == "price", "the price header did not sort")
+            cut = self.driver.execute_script("""
+                const arrow = document.querySelector('.sort-button[data-sorts="price -price"] .sort-arrow').getBoundingClientRect();
+                const th = document.querySelector('.sort-button[data-sorts="price -price"]').closest('th').getBoundingClientRect();
+                return arrow.width > 0 && arrow.left >= th.left && arrow.right <= th.right ? null : [arrow.left, arrow.right, th.left, th.right]""")
+            assert cut is None, f"the sort arrow is cut: {cut}"
+            price.click()
+            price.click()
+            self.wait(lambda: self.element("sort").get_attribute("value") == "relevance", "the price header did not go back to the best match")
+            # The Columns menu: Brand shown, Color hidden, and both kept over a reload.
+            self.driver.execute_script("window.scrollTo(0, 0)")
+            self.element("columns-button").click()
+            choice = lambda key: self.driver.find_element(By.CSS_SELECTOR, f'#columns-choices input[data-column="{key}"]')
+            choice("brand").click()
+            choice("color").click()
+            visible = lambda key: self.driver.execute_script(
+                f"return [document.querySelector('#results th.c-{key}'), document.querySelector('#rows td.c-{key}')].map(e => e.getClientRects().length > 0)")
+            self.wait(lambda: visible("brand") == [True, True] and visible("color") == [False, False],
+                      f"the chosen columns do not show: brand {visible('brand')}, color {visible('color')}")
+            self.driver.refresh()
+            self.wait(lambda: len(self.row_ids()) == 20, "the page did not list 20 products after the reload")
+            assert visible("brand") == [True, True] and visible("color") == [False, False], "the chosen columns were not kept over a reload"
+        finally:
+            self.driver.execute_script("localStorage.removeItem('productcatalog.columns')")
+            self.driver.set_window_size(1280, 900)
+            self.driver.get(self.server.url)
+            self.wait(lambda: len(self.row_ids()) == 20, "the page did not list 20 products again")
+
+    def keyboard_list(self):
+        """j and k move between rows, x selects, e edits, Enter opens, each said in a live region."""
+        self.type_in_search("")
+        self.wait(lambda: len(self.row_ids()) >= 20, "the list did not return to the catalog")
+        self.driver.execute_script("document.activeElement.blur()")
+        keys = lambda *pressed: ActionChains(self.driver).send_keys(*pressed).perform()
+        focused_row = lambda: self.driver.execute_script("const r = document.activeElement.closest('#rows tr'); return r ? r.dataset.productId : null")
+        ids = self.row_ids()
+        keys("j")
+        self.wait(lambda: focused_row() == ids[0], f"j did not focus the first row: {focused_row()!r}")
+        keys("j", "j", "k")
+        self.wait(lambda: focused_row() == ids[1], f"j, j, k did not land on the second row: {focused_row()!r}")
+        assert self.element("keys-status").get_attribute("textContent") == f"Row 2 of {len(ids)}: {ids[1]}", \
+            f"the move was not said: {self.element('keys-status').get_attribute('textContent')!r}"
+        keys("x")
+        self.wait(lambda: self.element("bulk-count").text == "1 product selected", "x did not select the row")
+        assert self.element("keys-status").get_attribute("textContent") == f"Selected {ids[1]}", "the selection was not said"
+        keys("x")
+        self.wait(lambda: not self.element("bulk").is_displayed(), "x again did not take the row out of the selection")
+        keys("e")
+        self.wait(lambda: self.element("editor").is_displayed() and self.element("editor-title").text == f"Edit {ids[1]}",
+                  "e did not open the row's product in the editor")
+        self.driver.find_element(By.CSS_SELECTOR, "#editor [data-close]").click()
+        self.wait(lambda: not self.element("editor").is_displayed(), "the editor did not close")
+        self.wait(lambda: focused_row() == ids[1], "focus did not come back to the row after the editor")
+        keys(Keys.ENTER)
+        self.wait(lambda: self.element("detail").is_displayed(), "Enter did not open the row's product")
+        self.close_detail()
+
     def add_product(self):
         """Escape keeps typed text until the user says to discard it; an invalid price shows its error; the saved row gets focus."""
         self.driver.execute_script("window.scrollTo(0, 0)")
@@ -1335,7 +1429,12 @@ class BrowserTest:
               .observe(document.getElementById('import-progress'), { attributes: true });
             window.rowsSeen = [];
             new MutationObserver(() => window.rowsSeen.push(document.getElementById('import-rows').textContent))
-              .observe(document.getElementById('import-rows'), { childList: true, characterData: true, subtree: true });""")
+              .observe(document.getElementById('import-rows'), { childList: true, characterData: true, subtree: true });
+            window.phasesSeen = [];
+            new MutationObserver(() => window.phasesSeen.push([document.getElementById('import-phase').textContent,
+                                                               document.getElementById('import-rows').textContent,
+                                                               document.getElementById('import-eta').textContent]))
+              .observe(document.getElementById('import-phase'), { childList: true, characterData: true, subtree: true });""")
         self.element("import-start").click()
         self.wait(lambda: self.element("import-summary").text != "" or (self.element("import-error").text != ""),
                   "the import did not finish", IMPORT_WAIT_SECONDS)
@@ -1351,6 +1450,18 @@ class BrowserTest:
         assert rows == sorted(rows), f"the rows counter went backwards: {rows}"
         seen = self.driver.execute_script("return window.progressSeen")
         assert any(0 < value < 100 for value in seen), f"the bar never showed progress between 0 and 100: {seen}"
+        # Each phase says how far it is in its own units: reading, the share of the file, in step
+        # with the rows counted beside it (the generated rows are of about one length).
+        phases = self.driver.execute_script("return window.phasesSeen")
+        total_rows = UPLOAD_ROWS + 3
+        for text, rows_text, _ in phases:
+            if "% of the file" in text and rows_text.replace(",", "").isdigit():
+                file_share = int(text.split(": ")[1].split("%")[0]) / 100
+                row_share = int(rows_text.replace(",", "")) / total_rows
+                assert abs(file_share - row_share) <= 0.1, f"{text!r} beside {rows_text} of {total_rows:,} rows read"
+        assert all(" of the import" in text for text, _, _ in phases if text.startswith(("Reading", "Writing", "Swapping"))), \
+            f"a phase does not say its share of the import: {phases[:3]}"
+        assert f"{edits:,} changes made on this page since the last import" in summary, f"the summary does not say what the replace undid: {summary!r}"
         link = self.element("import-rejects-link")
         assert link.is_displayed(), "no link to the rejected rows"
         rejects = self.server.get_text(urllib.parse.urlparse(link.get_attribute("href")).path)
@@ -1454,6 +1565,21 @@ class BrowserTest:
             self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, f'#rows tr.pending[data-product-id="{added}"]'),
                       "the add made offline is not in the list, marked as pending")
             assert "waiting to be sent" in self.driver.find_element(By.CSS_SELECTOR, '#rows tr.pending').text, "the pending row does not say so"
+            # The banner describes what is on the page: a list from before, or none.
+            shown = self.driver.execute_script("return document.querySelectorAll('#rows tr:not(.pending)').length")
+            banner = self.element("connection-text").text
+            assert ("from before" in banner) == (shown > 0), f"the banner reads {banner!r} over {shown} rows from before"
+            # The waiting change is drawn at full contrast, with a badge.
+            ratio = self.driver.execute_script(self.CONTRAST + """
+                const row = document.querySelector('#rows tr.pending');
+                for (let e = row; e; e = e.parentElement) if (getComputedStyle(e).opacity !== '1') return 0;
+                return contrast(getComputedStyle(row.querySelector('.title-cell')).color, getComputedStyle(row).backgroundColor);""")
+            assert ratio >= 4.5, f"the waiting change is drawn at {ratio:.1f}:1 contrast"
+            assert self.driver.find_element(By.CSS_SELECTOR, '#rows tr.pending .badge').text == "not sent yet", "no badge on the waiting change"
+            # A search typed meanwhile cannot run: the count says so, not the count of the search before.
+            self.type_in_search("zzoffline")
+            self.wait(lambda: self.element("count").text.startswith("Cannot search for “zzoffline” while the server cannot be reached"),
+                      f"typing offline left the count {self.element('count').text!r}")
         finally:
             self.server.restart()
             # The requests refused while the server was stopped are this step's purpose, not errors.
@@ -1530,13 +1656,9 @@ class BrowserTest:
         """Input borders stand out from their background by at least 3:1, in light and dark mode."""
         for scheme in ("light", "dark"):
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-            ratio = self.driver.execute_script("""
-                const parse = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
-                const lum = (rgb) => { const [r, g, b] = rgb.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
-                                       return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+            ratio = self.driver.execute_script(self.CONTRAST + """
                 const style = getComputedStyle(document.getElementById('search'));
-                const a = lum(parse(style.borderTopColor)), b = lum(parse(style.backgroundColor));
-                return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);""")
+                return contrast(style.borderTopColor, style.backgroundColor);""")
             assert ratio >= 3, f"the input border's contrast in {scheme} mode is {ratio:.2f}:1"
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
 
@@ -1575,6 +1697,8 @@ class BrowserTest:
         self.check("a color chip filters the list, with the API's count", self.facet_chips)
         self.check("in each view, filters in use as pills; an empty list names them and clears them; a bad price is refused in its field",
                    self.in_each_view(self.filters_in_use))
+        self.check("at 1280 × 800, 15 one-line rows a screen and a whole sort arrow; the Columns menu shows and hides columns, kept over a reload",
+                   self.dense_list_and_columns)
         self.check("a title with a typo finds its product, matched words bold; sorting by price", self.typo_and_sort)
         self.check("a request per keystroke; two colors, a sorted header, Back, Forward and reload in the address", self.keystrokes_and_address)
         self.check("the Newest header sorts; the search box and the list's header stay in view while scrolling", self.newest_and_sticky)
@@ -1584,6 +1708,7 @@ class BrowserTest:
         self.check("in each view, the export downloads every match and imports back into the same products", self.in_each_view(self.export_round_trip))
         self.check("in each view, a 10 s outage at the end of the list costs at most 10 requests", self.in_each_view(self.outage_backoff))
         self.check("a connection that answers some requests and not others reloads the list after 1, 2, 4 … s", self.partial_outage)
+        self.check("j and k move between rows, x selects, e edits and Enter opens, said to screen readers", self.keyboard_list)
         self.check("Escape asks before losing typed text; a field error; focus on the saved row", self.add_product)
         self.check("a product found by its brand shows the brand, and one found by its type the type, matched words bold", self.matched_brand)
         self.check("a rename lists the product under its new productId, focused", self.rename_product)

@@ -4,7 +4,10 @@
 //   state.js       what the page remembers;  address.js  the view in the URL, Back and Forward
 //   list.js        search as you type, 20 a page, starred products first
 //   facets.js      filter chips with counts;  sorting.js  the sort menu and sortable headers
-//   favorites.js   stars;  bulk.js  select rows, then star, delete (undo) or set a field on all
+//   pills.js       the filters in use above the list, and what an empty list says
+//   columns.js     the optional columns, chosen in the Columns menu and kept in this browser
+//   keys.js        the list from the keyboard: j, k, x, e, Enter and /
+//   favorites.js   stars;  bulk.js  select rows, then star, delete or set a field (preview, undo)
 //   collections.js collections beside the search: show one, add the selected rows, save a search
 //   detail.js      one product, its variants;  remove.js  delete
 //   editor.js      add and edit;  images.js  a picture cropped to a square
@@ -30,6 +33,8 @@ import { viewOf, recordClosed } from "./address.js";
 import { wireSorting, showSort } from "./sorting.js";
 import { wireBulk } from "./bulk.js";
 import { wirePills } from "./pills.js";
+import { wireColumns } from "./columns.js";
+import { wireKeys } from "./keys.js";
 import { wireCollections, loadCollections } from "./collections.js";
 
 function wireSearch() {
@@ -46,13 +51,6 @@ function wireSearch() {
   $("search-form").addEventListener("submit", (event) => {
     event.preventDefault();
     search($("search").value);
-  });
-  document.addEventListener("keydown", (event) => {
-    const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement;
-    if (event.key === "/" && !typing && !document.querySelector("dialog[open]")) {
-      event.preventDefault();
-      $("search").focus();
-    }
   });
   new IntersectionObserver((entries) => {
     if (entries.some((entry) => entry.isIntersecting)) loadMore();
@@ -128,6 +126,9 @@ async function start() {
   wireSorting();
   wireBulk();
   wirePills();
+  // A column shown or hidden draws the list again: the brand's line under a title follows it.
+  wireColumns(() => search());
+  wireKeys();
   wireCollections();
   wireOutbox();
   wireImport();

@@ -55,6 +55,12 @@ function toggle(row, shift) {
   paint();
 }
 
+/** Selects `row` or takes it out of the selection, as a click on its box does; returns whether it is selected now. */
+export function toggleSelection(row) {
+  toggle(row, false);
+  return selected.has(row.dataset.productId);
+}
+
 /** Selects every match of the current search, up to MAX_SELECTED, read 100 at a time. */
 async function selectAllMatches() {
   const params = new URLSearchParams({ q: state.list.query });

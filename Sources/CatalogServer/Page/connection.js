@@ -43,11 +43,20 @@ export function markUnreachable() {
   if (!state.reachable) return;
   state.reachable = false;
   clearTimeout(reconnectTimer);
+  describeOutage();
   $("connection").hidden = false;
   document.body.classList.add("offline");
   // The waits start again from 1 s only after a connection that held at least as long as the last of them.
   if (performance.now() - lastReconnect >= retryMs / 2) retryMs = FIRST_RETRY_MS;
   scheduleRetry();
+}
+
+/** The banner's words: what is on the page while the server is away, and what happens to changes. */
+export function describeOutage() {
+  const rows = $("rows").querySelectorAll("tr:not(.pending)").length;
+  $("connection-text").textContent = rows > 0
+    ? "The server cannot be reached. The list below is from before and may be out of date; it refreshes by itself when the server is back. Products you add or edit meanwhile are kept in this browser and sent then."
+    : "The server cannot be reached, and this browser kept no list to show meanwhile; it appears by itself when the server is back. Products you add or edit meanwhile are kept in this browser and sent then.";
 }
 
 /** The next probe, after 1 s, 2 s, 4 s … up to 30 s: an outage costs a handful of requests, not a flood. */

@@ -171,6 +171,12 @@ export function wireFacets() {
     const open = $("filters").classList.toggle("open");
     $("filters-toggle").setAttribute("aria-expanded", String(open));
   });
+  // At phone width the filters are a sheet over the list: its button folds it and shows the results.
+  $("filters-done").addEventListener("click", () => {
+    $("filters").classList.remove("open");
+    $("filters-toggle").setAttribute("aria-expanded", "false");
+    $("filters-toggle").focus();
+  });
   $("facet-groups").addEventListener("click", (event) => {
     const chip = event.target.closest(".chip");
     if (chip) toggleChip(chip);

@@ -85,9 +85,11 @@ function showPreview(file, preview) {
   for (const [field, source] of Object.entries(preview.fields)) {
     const row = document.createElement("tr");
     const label = FIELDS.find((candidate) => candidate.name === field)?.label ?? field;
-    for (const text of [label, source, preview.products[0] ? (preview.products[0][field] ?? "—") : "—"]) {
+    for (const text of [label, source, preview.products[0] ? String(preview.products[0][field] ?? "—") : "—"]) {
       const cell = document.createElement("td");
-      cell.textContent = text;
+      // A long value (a description) shows its start: the table stays short enough to reach the buttons below it.
+      cell.textContent = text.length > PREVIEW_CHARACTERS ? text.slice(0, PREVIEW_CHARACTERS).trimEnd() + "…" : text;
+      if (text.length > PREVIEW_CHARACTERS) cell.title = text;
       row.append(cell);
     }
     body.append(row);
@@ -241,6 +243,9 @@ function followImport(id) {
   };
 }
 
+/** The most characters of one value the import's preview shows. */
+const PREVIEW_CHARACTERS = 120;
+
 const PHASES = {
   loading: "Reading and checking rows",
   writing: "Writing the new catalog",
@@ -255,6 +260,18 @@ const STOCK_PHASES = {
 /** True while the import followed is a stock import. */
 let importingStock = false;
 
+/** How far the phase itself is, in its own units: the file's bytes read, then the rows written. */
+function phaseProgress(progress) {
+  if (progress.phase === "loading" && progress.totalBytes) {
+    return `${Math.floor((progress.bytesRead / progress.totalBytes) * 100)}% of the file · `;
+  }
+  const toWrite = progress.rowsRead - progress.rowsRejected - progress.duplicates;
+  if (progress.phase === "writing" && toWrite > 0) {
+    return `${numberFormat.format(Math.min(progress.rowsInserted, toWrite))} of ${counted(toWrite, "row")} · `;
+  }
+  return "";
+}
+
 /**
  * The bar and time left are the server's numbers for the whole import; the rate is the phase's.
  * Rows counts the rows read, which only grows: the writing phase shows its progress on the bar.
@@ -262,10 +279,13 @@ let importingStock = false;
 function showImportProgress(progress) {
   const fraction = progress.fractionCompleted ?? 0;
   $("import-progress").value = Math.min(99, Math.floor(fraction * 100));
-  $("import-phase").textContent = `${(importingStock ? STOCK_PHASES : PHASES)[progress.phase] || progress.phase}: ${Math.floor(fraction * 100)}%`;
+  $("import-phase").textContent = `${(importingStock ? STOCK_PHASES : PHASES)[progress.phase] || progress.phase}: ${phaseProgress(progress)}` +
+    `${Math.floor(fraction * 100)}% of the import`;
   $("import-rows").textContent = numberFormat.format(progress.rowsRead);
-  $("import-rate").textContent = numberFormat.format(Math.round(progress.rowsPerSecond));
-  $("import-eta").textContent = progress.etaSeconds === null ? "–" : formatSeconds(progress.etaSeconds);
+  // Swapping in has no rows to count: its rate would read 0, and its last second is "finishing".
+  $("import-rate").textContent = progress.phase === "finishing" ? "–" : numberFormat.format(Math.round(progress.rowsPerSecond));
+  $("import-eta").textContent = progress.etaSeconds === null ? "–"
+    : progress.etaSeconds < 1 ? "finishing…" : formatSeconds(progress.etaSeconds);
   $("import-rejected").textContent = numberFormat.format(progress.rowsRejected);
 }
 
@@ -283,7 +303,10 @@ function importFinished(id, summary) {
   // A stock import's summary says what the stock holds now; a product import's, the products written.
   $("import-summary").textContent = "stockRows" in summary
     ? `Imported the stock in ${formatSeconds(summary.seconds)}: ${parts.join(", ")}. The catalog holds ${counted(summary.stockRows, "product–store quantity", "product–store quantities")}; ${counted(summary.stores, "store has", "stores have")} products in stock.`
-    : `Imported ${numberFormat.format(summary.rowsInserted)} products in ${formatSeconds(summary.seconds)}: ${parts.join(", ")}.`;
+    : `Imported ${numberFormat.format(summary.rowsInserted)} products in ${formatSeconds(summary.seconds)}: ${parts.join(", ")}.` +
+      (summary.editsReplaced > 0
+        ? ` The catalog is now the file: ${counted(summary.editsReplaced, "change")} made on this page since the last import (adds, edits and deletes) ${summary.editsReplaced === 1 ? "was" : "were"} undone.`
+        : "");
   showRejectsLink(id, summary.rowsRejected > 0);
   $("import-start").disabled = false;
   previewed = null;

@@ -6,6 +6,7 @@ import { request, Unreachable } from "./api.js";
 import { state, isUnfiltered } from "./state.js";
 import { showMessage, hideMessage } from "./messages.js";
 import { recordSearch } from "./address.js";
+import { isShown } from "./columns.js";
 
 const PAGE_SIZE = 20;
 const listeners = [];
@@ -72,8 +73,12 @@ async function loadPage(generation, first) {
     finishPage(body, first);
   } catch (error) {
     if (error.name === "AbortError" || generation !== list.generation) return;
-    // An unreachable server shows the connection banner; the list stays, marked as out of date.
-    if (error instanceof Unreachable) return;
+    // An unreachable server shows the connection banner; the list stays, marked as out of date,
+    // and the count says which search it still shows.
+    if (error instanceof Unreachable) {
+      if (first) showUnsearched();
+      return;
+    }
     showMessage(error.message, true);
     if (first) {
       $("rows").replaceChildren();
@@ -96,7 +101,10 @@ function finishPage(body, first) {
   // browser but not sent yet are shown as edited, at the top.
   const skip = isUnfiltered() ? state.favorites : new Map();
   const pending = new Set(pendingChanges().map((entry) => entry.productId).filter(Boolean));
-  if (first) list.currencies = new Set();
+  if (first) {
+    list.currencies = new Set();
+    list.shownQuery = list.query;
+  }
   for (const product of body.products) list.currencies.add(product.currency || "");
   appendRows(body.products.filter((product) => !skip.has(product.productId) && !pending.has(product.productId)), false, body.stock || {});
   if (first) showPending();
@@ -150,6 +158,18 @@ function isCollectionOnly() {
   const { filters, sort } = state.list;
   return filters.collection.length === 1 && sort === "relevance" &&
     Object.entries(filters).every(([name, values]) => name === "collection" || values.length === 0);
+}
+
+/** A search that could not reach the server: the count says so, and what the rows below are. */
+function showUnsearched() {
+  const shown = state.list.shownQuery;
+  const hasRows = $("rows").children.length > 0;
+  $("results").hidden = !hasRows;
+  const what = state.list.query === "" ? "list the catalog" : `search for “${state.list.query}”`;
+  const below = !hasRows ? "." : shown === undefined || shown === state.list.query ? "; the list below is from before."
+    : shown === "" ? "; the list below is still the whole catalog, from before." : `; the list below is still for “${shown}”, from before.`;
+  $("count").textContent = `Cannot ${what} while the server cannot be reached${below}`;
+  $("count").title = "";
 }
 
 /** Says how many products match; `complete` is false when the server stopped counting at `count`. */
@@ -208,10 +228,15 @@ export function showPending() {
     const note = document.createElement("span");
     note.className = "pending-note";
     note.textContent = entry.problem ? "refused by the server: review it" : "waiting to be sent";
-    row.querySelector(".id-cell").append(note);
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    badge.textContent = entry.problem ? "refused" : "not sent yet";
+    row.querySelector(".id-cell").append(" ", badge, note);
     return row;
   });
   $("rows").prepend(...rows);
+  // A list hidden for being empty shows again with the waiting rows.
+  if (rows.length > 0) $("results").hidden = false;
 }
 
 function starredProducts() {
@@ -290,8 +315,8 @@ function productRow(product, starredGroup = false, stores = null) {
   row.append(idCell);
 
   const titleCell = highlightedCell("title-cell", product.title, "Title", product.highlights?.title);
-  // Found by its brand: the brand, which has no column, shows under the title with its matched words.
-  if (product.brand && product.highlights?.brand?.length) {
+  // Found by its brand while the Brand column is hidden: the brand shows under the title with its matched words.
+  if (product.brand && product.highlights?.brand?.length && !isShown("brand")) {
     const line = document.createElement("span");
     line.className = "matched-field";
     line.append("Brand: ", highlighted(product.brand, product.highlights.brand));
@@ -300,13 +325,17 @@ function productRow(product, starredGroup = false, stores = null) {
   titleCell.title = product.title || "";
   row.append(titleCell);
   row.append(priceCell(product));
-  row.append(cell("field-cell", product.color, "Color"));
-  row.append(cell("field-cell", product.size, "Size"));
-  row.append(highlightedCell("field-cell", product.productType, "Type", product.highlights?.productType));
+  // The optional columns (columns.js), each marked with its key so that a hidden one is hidden in every row.
+  row.append(highlightedCell("field-cell c-brand", product.brand, "Brand", product.highlights?.brand));
+  row.append(cell("field-cell c-color", product.color, "Color"));
+  row.append(cell("field-cell c-size", product.size, "Size"));
+  row.append(highlightedCell("field-cell c-type", product.productType, "Type", product.highlights?.productType));
   const stock = stockText(product, stores);
-  const stockCell = cell("num stock-cell", stock.text, "Stock");
+  const stockCell = cell("num stock-cell c-stock", stock.text, "Stock");
   stockCell.title = stock.title;
   row.append(stockCell);
+  row.append(cell("field-cell c-currency", product.currency, "Currency"));
+  row.append(cell("columns-cell", "")); // under the header's Columns menu
   return row;
 }
 

@@ -8,7 +8,7 @@ import { search } from "./list.js";
 export function showSort() {
   const sort = state.list.sort;
   $("sort").value = sort;
-  for (const button of document.querySelectorAll(".sort-button")) {
+  for (const button of document.querySelectorAll(".sort-button[data-sorts]")) {
     const sorts = button.dataset.sorts.split(" ");
     const header = button.closest("th");
     const index = sorts.indexOf(sort);
@@ -32,7 +32,8 @@ function sortBy(sort) {
  */
 function wireHeaderKeys() {
   const head = $("results").querySelector("thead");
-  const controls = [...head.querySelectorAll("input, button")];
+  // The Columns menu's boxes are its own: Tab moves among them while it is open.
+  const controls = [...head.querySelectorAll("input, button")].filter((control) => !control.closest("#columns-choices"));
   const keep = (control) => controls.forEach((each) => { each.tabIndex = each === control ? 0 : -1; });
   keep(controls[0]);
   head.addEventListener("focusin", (event) => { if (controls.includes(event.target)) keep(event.target); });
@@ -50,7 +51,7 @@ export function wireSorting() {
   $("sort").addEventListener("change", (event) => sortBy(event.target.value));
   // A header cycles through its orders (ascending, then descending where there is one), then back to the best match.
   $("results").querySelector("thead").addEventListener("click", (event) => {
-    const button = event.target.closest(".sort-button");
+    const button = event.target.closest(".sort-button[data-sorts]");
     if (!button) return;
     const sorts = button.dataset.sorts.split(" ");
     const index = sorts.indexOf(state.list.sort);
