@@ -363,8 +363,8 @@ class BrowserTest:
             return self.driver.execute_script(
                 "const row = [...document.querySelectorAll('#rows tr')].find(r => r.dataset.productId === arguments[0]);"
                 "return row ? [...row.querySelectorAll('.title-cell mark')].map(m => m.textContent) : null", product["productId"])
-        self.wait(lambda: self.element("count").text.endswith(f"“{text}”") and marked() is not None,
-                  f"typing {text!r} did not list {product['productId']}")
+        self.wait(lambda: self.element("count").text.endswith(f"“{text}”, close spellings included") and marked() is not None,
+                  f"typing {text!r} did not list {product['productId']} with a count that says close spellings are in it: {self.element('count').text!r}")
         assert word in marked(), f"the misspelt word {word!r} is not in bold in the title: {marked()}"
         close = self.driver.execute_script(
             "const row = [...document.querySelectorAll('#rows tr')].find(r => r.dataset.productId === arguments[0]);"
@@ -795,7 +795,9 @@ class BrowserTest:
             assert "Sale price:" in message.text and "salesPrice" not in message.text, f"the refusal speaks the API: {message.text!r}"
             message.find_element(By.TAG_NAME, "button").click()
             wanted = "1 product selected" if len(refused) == 1 else f"{len(refused)} products selected"
-            self.wait(lambda: self.element("bulk-count").text == wanted, f"selecting the refused gave {self.element('bulk-count').text!r}, not {wanted!r}")
+            self.wait(lambda: self.element("bulk-count").text == wanted, f"showing the refused selected {self.element('bulk-count').text!r}, not {wanted!r}")
+            self.wait(lambda: sorted(self.row_ids()) == sorted(refused), f"the list does not show the refused products alone: {self.row_ids()}")
+            assert "the bulk edit left as" in self.element("count").text, f"the count line reads {self.element('count').text!r}"
             self.element("undo-button").click()
             self.wait(lambda: "Restored the sale price of" in self.element("message").text, "the sale prices were not restored")
         # Delete two, undo, then delete them for good.
@@ -1037,6 +1039,10 @@ class BrowserTest:
             price.click()
             price.click()
             self.wait(lambda: self.element("sort").get_attribute("value") == "relevance", "the price header did not go back to the best match")
+            # Prices in their currency's way, as the Price column shows them.
+            prices = self.driver.execute_async_script("""const done = arguments[arguments.length - 1];
+                import('/formats.js').then(m => done([m.formatPrice('12100', 'JPY'), m.formatPrice('19.5', 'EUR'), m.formatPrice('1234.50', null)]))""")
+            assert prices == ["¥12,100", "€19.50", "1,234.50"], f"prices read {prices}"
             # The Columns menu: Brand shown, Color hidden, and both kept over a reload.
             self.driver.execute_script("window.scrollTo(0, 0)")
             self.element("columns-button").click()
@@ -1055,6 +1061,29 @@ class BrowserTest:
             self.driver.set_window_size(1280, 900)
             self.driver.get(self.server.url)
             self.wait(lambda: len(self.row_ids()) == 20, "the page did not list 20 products again")
+
+    def reload_keeps_depth(self):
+        """A reload after scrolling deep into the list returns to the same rows, not to row 1."""
+        self.type_in_search("")
+        self.wait(lambda: len(self.row_ids()) >= 20, "the list did not return to the catalog")
+        for _ in range(4):
+            before = len(self.row_ids())
+            self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+            self.wait(lambda: len(self.row_ids()) > before, "scrolling to the end did not load more")
+        target = self.row_ids()[70]
+        self.driver.execute_script(f"document.querySelector('#rows tr[data-product-id=\"{target}\"]').scrollIntoView({{block: 'start'}})")
+        top = lambda: self.driver.execute_script("""
+            const head = document.querySelector('#results thead').getBoundingClientRect().bottom;
+            const row = Array.from(document.querySelectorAll('#rows tr')).find(r => r.getBoundingClientRect().bottom > head + 2);
+            return row ? row.dataset.productId : null""")
+        seen = top()
+        # The page notes the depth in its history entry once the scrolling stops: waited for, then reloaded.
+        self.wait(lambda: self.driver.execute_script("return !!history.state && history.state.y === Math.round(scrollY) && history.state.rows >= 80"),
+                  "the page did not note how deep the list was scrolled")
+        self.driver.refresh()
+        self.wait(lambda: len(self.row_ids()) >= 80 and top() == seen,
+                  f"the reload did not return to {seen}: {len(self.row_ids())} rows, {top()} at the top")
+        self.driver.execute_script("window.scrollTo(0, 0)")
 
     def keyboard_list(self):
         """j and k move between rows, x selects, e edits, Enter opens, each said in a live region."""
@@ -1246,6 +1275,16 @@ class BrowserTest:
         made = [c for c in self.server.get_json("/api/collections")["collections"] if c["name"] == "Browser picks"]
         assert made and made[0]["kind"] == "manual" and made[0]["products"] == 3, f"the API lists {made}"
         self.element("bulk-clear").click()
+        # In view at the top without opening the filters: the collection's chip there shows it, and lifts it again.
+        top_chip = lambda: self.driver.execute_script(
+            "return [...document.querySelectorAll('#top-collections .chip')].find(c => c.firstChild.textContent === 'Browser picks') || null")
+        self.wait(lambda: top_chip() is not None and top_chip().is_displayed(), "no chip for Browser picks in the top bar")
+        top_chip().click()
+        self.wait(lambda: self.element("count").text == "3 products in the collection “Browser picks”",
+                  f"the top bar's chip did not show the collection: {self.element('count').text!r}")
+        self.wait(lambda: top_chip().get_attribute("aria-pressed") == "true", "the top bar's chip is not shown pressed")
+        top_chip().click()
+        self.wait(lambda: " products in the catalog" in self.element("count").text, "the top bar's chip did not lift the collection")
         self.show_filters()
         chip = lambda name: self.driver.execute_script(
             "return [...document.querySelectorAll('#collection-chips .chip')].find(c => c.firstChild.textContent === arguments[0]) || null", name)
@@ -1709,6 +1748,7 @@ class BrowserTest:
         self.check("in each view, a 10 s outage at the end of the list costs at most 10 requests", self.in_each_view(self.outage_backoff))
         self.check("a connection that answers some requests and not others reloads the list after 1, 2, 4 … s", self.partial_outage)
         self.check("j and k move between rows, x selects, e edits and Enter opens, said to screen readers", self.keyboard_list)
+        self.check("a reload after a deep scroll returns to the same rows", self.reload_keeps_depth)
         self.check("Escape asks before losing typed text; a field error; focus on the saved row", self.add_product)
         self.check("a product found by its brand shows the brand, and one found by its type the type, matched words bold", self.matched_brand)
         self.check("a rename lists the product under its new productId, focused", self.rename_product)

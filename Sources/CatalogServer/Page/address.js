@@ -61,3 +61,13 @@ export function viewOf(search = location.search) {
   const sort = SORTS.includes(params.get("sort")) ? params.get("sort") : "relevance";
   return { query: params.get("q") ?? "", filters, sort, product: params.get("product") || null };
 }
+
+/** Notes in the current entry how deep the list is scrolled, so that a reload can return there. */
+export function recordDepth(rows, y) {
+  history.replaceState({ ...(history.state || {}), rows, y }, "", location.href);
+}
+
+/** How deep the current entry's list was: { rows, y }, or zeros. */
+export function depthOf() {
+  return { rows: history.state?.rows ?? 0, y: history.state?.y ?? 0 };
+}

@@ -18,7 +18,7 @@
 
 import { $ } from "./elements.js";
 import { state } from "./state.js";
-import { search, loadMore } from "./list.js";
+import { search, loadMore, returnToDepth } from "./list.js";
 import { watchConnection, onReconnect } from "./connection.js";
 import { wireDialogs, closeDialog, openerOf } from "./dialogs.js";
 import { openDetail } from "./detail.js";
@@ -29,7 +29,7 @@ import { loadFavorites, toggleStar } from "./favorites.js";
 import { wireFacets, showFilterBar } from "./facets.js";
 import { wireOutbox, refreshOutbox, sendWaiting, onResolve } from "./outbox.js";
 import { wireImport } from "./importer.js";
-import { viewOf, recordClosed } from "./address.js";
+import { viewOf, recordClosed, recordDepth, depthOf } from "./address.js";
 import { wireSorting, showSort } from "./sorting.js";
 import { wireBulk } from "./bulk.js";
 import { wirePills } from "./pills.js";
@@ -145,6 +145,15 @@ async function start() {
   await loadFavorites();
   const view = viewOf();
   showView(view, { searching: false });
+  // A reload returns to the depth the list was scrolled to; the depth is noted as it scrolls.
+  history.scrollRestoration = "manual";
+  const { rows, y } = depthOf();
+  returnToDepth(rows, y);
+  let noting = null;
+  window.addEventListener("scroll", () => {
+    clearTimeout(noting);
+    noting = setTimeout(() => recordDepth($("rows").children.length, Math.round(scrollY)), 200);
+  }, { passive: true });
   await search(view.query);
   await loadCollections();
   await refreshOutbox();

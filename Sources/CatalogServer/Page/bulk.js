@@ -7,15 +7,17 @@ import { $ } from "./elements.js";
 import { counted, withDecimalPoint } from "./formats.js";
 import { request } from "./api.js";
 import { state } from "./state.js";
-import { search, onNewSearch } from "./list.js";
+import { search, onNewSearch, showProducts } from "./list.js";
 import { showMessage } from "./messages.js";
 import { loadFavorites } from "./favorites.js";
 import { FIELDS } from "./fields.js";
 
 /** The most products one batch changes: the server's limit. */
 const MAX_SELECTED = 1000;
-/** How long a bulk delete can be undone before it is sent, and a bulk set after it was. */
+/** How long a bulk delete can be undone before it is sent. */
 const UNDO_MS = 6000;
+/** How long a bulk set can be undone after it was sent: nothing waits on it, so longer. */
+const UNDO_SET_MS = 10000;
 const selected = state.selection;
 let lastClicked = null;
 let pendingDelete = null;
@@ -114,7 +116,13 @@ function report(verb, answer) {
   showMessage(`${verb} ${counted(answer.changed, "product")}. ${counted(refused.length, "was", "were")} left as ${refused.length === 1 ? "it was" : "they were"}: ${listed}`,
     answer.changed === 0, {
       warning: true,
-      action: { label: `Select the ${counted(refused.length, "refused product")}`, run: () => selectOnly(ids) },
+      action: {
+        label: `Show the ${counted(refused.length, "refused product")}`,
+        run: () => {
+          selectOnly(ids);
+          showProducts(ids, `The ${counted(ids.length, "product")} the bulk edit left as ${ids.length === 1 ? "it was" : "they were"}, selected. Search again for the rest.`);
+        },
+      },
     });
 }
 
@@ -189,18 +197,18 @@ async function applySet() {
     }
     report(`Restored the ${label.toLowerCase()} of`, restored);
     await search();
-  });
+  }, () => {}, UNDO_SET_MS);
 }
 
-/** The Undo bar: `undo` runs when it is pressed; after UNDO_MS the bar goes and `expire` runs. */
-function offerUndo(text, undo, expire = () => {}) {
+/** The Undo bar: `undo` runs when it is pressed; after `ms` the bar goes and `expire` runs. */
+function offerUndo(text, undo, expire = () => {}, ms = UNDO_MS) {
   // An Undo still offered ends as its time would have ended it: a waiting delete is sent.
   const before = undoSet;
   clearUndo();
   if (before) before.expire();
   $("undo-text").textContent = text;
   $("undo").hidden = false;
-  undoSet = { undo, expire, timer: setTimeout(() => { clearUndo(); expire(); }, UNDO_MS) };
+  undoSet = { undo, expire, timer: setTimeout(() => { clearUndo(); expire(); }, ms) };
 }
 
 function clearUndo() {

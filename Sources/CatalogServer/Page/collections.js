@@ -43,6 +43,10 @@ function render() {
   const chips = $("collection-chips");
   const shown = normalized(location.search);
   chips.replaceChildren();
+  // The same chips in the top bar, where they are in view without opening the filters (wide screens).
+  const top = $("top-collections");
+  top.replaceChildren();
+  top.hidden = collections.length === 0;
   for (const collection of collections) {
     const chip = document.createElement("button");
     chip.type = "button";
@@ -54,6 +58,7 @@ function render() {
     count.className = "chip-count";
     count.textContent = collection.kind === "manual" ? numberFormat.format(collection.products) : "smart";
     chip.append(" ", count);
+    top.append(chip.cloneNode(true));
     chips.append(chip);
   }
   if (collections.length === 0) chips.textContent = "None yet: select rows and add them to one, or save a search.";
@@ -171,10 +176,12 @@ async function saveSearch(name) {
 }
 
 export function wireCollections() {
-  $("collection-chips").addEventListener("click", (event) => {
-    const chip = event.target.closest(".chip");
-    if (chip) show(chip);
-  });
+  for (const container of [$("collection-chips"), $("top-collections")]) {
+    container.addEventListener("click", (event) => {
+      const chip = event.target.closest(".chip");
+      if (chip) show(chip);
+    });
+  }
   $("bulk-collection-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("bulk-collection").value.trim();

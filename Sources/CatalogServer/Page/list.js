@@ -2,7 +2,7 @@
 
 import { $, thumbnail, hiddenText } from "./elements.js";
 import { counted, formatPrice, numberFormat, thousandths } from "./formats.js";
-import { request, Unreachable } from "./api.js";
+import { request, productPath, Unreachable } from "./api.js";
 import { state, isUnfiltered } from "./state.js";
 import { showMessage, hideMessage } from "./messages.js";
 import { recordSearch } from "./address.js";
@@ -90,7 +90,7 @@ async function loadPage(generation, first) {
       list.loading = false;
       setLoading(false, first);
       // Only a page that arrived asks for the next: a failed one waits for the connection's retry.
-      if (list.hasMore && state.reachable && sentinelIsNear()) loadPage(generation, false);
+      if (state.reachable && !continueToDepth(generation) && list.hasMore && sentinelIsNear()) loadPage(generation, false);
     }
   }
 }
@@ -110,6 +110,9 @@ function finishPage(body, first) {
   if (first) showPending();
   list.cursor = body.nextCursor;
   list.hasMore = body.nextCursor !== null;
+  // The count includes close spellings when the first page shows one: say so, since the count jumps when they start.
+  if (first) list.closeSpellings = body.products.some((product) =>
+    Object.values(product.highlights || {}).some((matches) => matches.some((match) => match.typo)));
   showCount(body.count, body.countComplete !== false);
   $("end").hidden = list.hasMore || (body.products.length === 0 && first);
   if (first) {
@@ -118,6 +121,55 @@ function finishPage(body, first) {
     for (const action of firstPageListeners) action(body.count);
   }
   $("results").classList.remove("stale");
+}
+
+/**
+ * Lists exactly `productIds` (at most 100, read one by one), under `caption` in place of a count:
+ * the products a bulk edit refused, to fix them. The next search lists what it finds again.
+ */
+export async function showProducts(productIds, caption) {
+  const list = state.list;
+  list.generation += 1;
+  const generation = list.generation;
+  if (list.controller) list.controller.abort();
+  list.hasMore = false;
+  const products = [];
+  for (const productId of productIds.slice(0, 100)) {
+    try {
+      products.push(await request(productPath(productId)));
+    } catch {
+      // gone meanwhile (deleted): listed without it
+    }
+    if (generation !== list.generation) return;
+  }
+  $("rows").replaceChildren();
+  appendRows(products, false);
+  $("results").hidden = products.length === 0;
+  $("end").hidden = true;
+  $("count").textContent = caption;
+}
+
+/** The depth a reload returns to: { rows, y }, until the list is that long. */
+let depth = null;
+
+/**
+ * After a reload, loads pages until the list holds `rows` rows again (at most 1,000), then
+ * scrolls back to `y`: a reload after a deep scroll returns where it was, not to row 1.
+ */
+export function returnToDepth(rows, y) {
+  depth = rows > PAGE_SIZE && y > 0 ? { rows: Math.min(rows, 1000), y } : null;
+}
+
+/** Loads the next page towards a depth to return to, or scrolls there once the list is long enough. */
+function continueToDepth(generation) {
+  if (!depth) return false;
+  if ($("rows").children.length < depth.rows && state.list.hasMore) {
+    loadPage(generation, false);
+    return true;
+  }
+  window.scrollTo(0, depth.y);
+  depth = null;
+  return false;
 }
 
 /** Loads the next page when the end of the list comes into view. */
@@ -190,7 +242,8 @@ function showCount(count, complete) {
     text = count === 0 ? "No product has the chosen values." : `${amount} ${products} with the chosen values`;
   } else {
     const filtered = Object.values(state.list.filters).some((values) => values.length > 0);
-    text = count === 0 ? `No product matches “${query}”${filtered ? " with the filters in use" : ""}.` : `${amount} ${products} ${verb} “${query}”`;
+    text = count === 0 ? `No product matches “${query}”${filtered ? " with the filters in use" : ""}.`
+      : `${amount} ${products} ${verb} “${query}”${state.list.closeSpellings ? ", close spellings included" : ""}`;
   }
   if (state.favorites.size > 0 && isUnfiltered()) text += `, ${counted(state.favorites.size, "starred product")} first`;
   $("count").textContent = text;
