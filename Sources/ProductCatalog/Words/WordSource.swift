@@ -26,13 +26,25 @@ struct WordFit: Equatable {
 
 /// One alternative of a query word: a list of the index (or of the changes since it was built),
 /// and what it stands for.
+///
+/// The cursor and the in-memory list are stored apart, not as an enum's payloads, and the current
+/// posting is kept beside them: a heap step reads ``current`` and moves one list, and with the
+/// cursor inside an enum each of those copied it out and back (retaining its store and its
+/// buffer), which was most of a slow keystroke's time.
 struct WordAlternative {
     enum Input {
         case blocks(PostingCursor)
         case memory([Posting], index: Int)
     }
 
-    var input: Input
+    /// The list read from the index's blocks; nil when the postings are in ``memory``.
+    private var cursor: PostingCursor?
+    /// Whether ``cursor`` is the list (asked often: a flag, where comparing the optional copies it).
+    private let fromBlocks: Bool
+    private let memory: [Posting]
+    private var memoryIndex: Int
+    /// The posting the alternative is on; nil once its list is read.
+    private(set) var current: Posting?
     /// Typos between the word and this alternative (0 for the word's own terms and starts).
     let distance: UInt8
     /// True when the alternative is a whole word the query word stands for (not the start of longer ones).
@@ -42,25 +54,32 @@ struct WordAlternative {
     let stale: Set<Int64>?
 
     init(_ input: Input, distance: UInt8, isWhole: Bool, stale: Set<Int64>?) throws {
-        self.input = input
+        switch input {
+        case .blocks(let cursor):
+            self.cursor = cursor
+            fromBlocks = true
+            memory = []
+            memoryIndex = 0
+            current = cursor.current
+        case .memory(let postings, let index):
+            cursor = nil
+            fromBlocks = false
+            memory = postings
+            memoryIndex = index
+            current = index < postings.count ? postings[index] : nil
+        }
         self.distance = distance
         self.isWhole = isWhole
-        self.stale = stale
+        // Only the index's lists hold stale postings.
+        self.stale = fromBlocks ? stale : nil
         try skipStale()
     }
 
     /// Moves past the postings of changed products.
     @inline(__always)
     private mutating func skipStale() throws {
-        guard let stale, case .blocks = input else { return }
+        guard let stale else { return }
         while let posting = current, stale.contains(posting.row & WordPlacement.placeMask) { try step() }
-    }
-
-    var current: Posting? {
-        switch input {
-        case .blocks(let cursor): return cursor.current
-        case .memory(let postings, let index): return index < postings.count ? postings[index] : nil
-        }
     }
 
     mutating func next() throws {
@@ -68,37 +87,35 @@ struct WordAlternative {
         try skipStale()
     }
 
+    @inline(__always)
     private mutating func step() throws {
-        switch input {
-        case .blocks(var cursor):
-            input = .memory([], index: 0)
-            try cursor.next()
-            input = .blocks(cursor)
-        case .memory(let postings, let index):
-            input = .memory(postings, index: index + 1)
+        if fromBlocks {
+            current = try cursor!.next()
+        } else {
+            memoryIndex += 1
+            current = memoryIndex < memory.count ? memory[memoryIndex] : nil
         }
     }
 
     mutating func advance(to row: Int64) throws {
-        switch input {
-        case .blocks(var cursor):
-            input = .memory([], index: 0)
-            try cursor.advance(to: row)
-            input = .blocks(cursor)
-        case .memory(let postings, var index):
-            guard index < postings.count, postings[index].row < row else { return }
+        guard let now = current, now.row < row else { return }
+        if fromBlocks {
+            current = try cursor!.advance(to: row)
+        } else {
+            var index = memoryIndex
             var step = 1
-            while index + step < postings.count, postings[index + step].row < row {
+            while index + step < memory.count, memory[index + step].row < row {
                 index += step
                 step *= 2
             }
-            var high = Swift.min(index + step, postings.count)
+            var high = Swift.min(index + step, memory.count)
             index += 1
             while index < high {
                 let middle = (index + high) / 2
-                if postings[middle].row < row { index = middle + 1 } else { high = middle }
+                if memory[middle].row < row { index = middle + 1 } else { high = middle }
             }
-            input = .memory(postings, index: index)
+            memoryIndex = index
+            current = index < memory.count ? memory[index] : nil
         }
         try skipStale()
     }
@@ -126,8 +143,8 @@ struct WordSource {
         self.alternatives = alternatives
         self.requirement = requirement
         rows = alternatives.map { $0.current?.row ?? .max }
-        heap = []
-        rebuildHeap(from: Array(alternatives.indices))
+        heap = Array(alternatives.indices)
+        rebuildHeap()
         try settle()
     }
 
@@ -152,7 +169,7 @@ struct WordSource {
         while let top = heap.first, rows[top] < target {
             guard moves < Self.movesBeforeBulk else {
                 for index in heap where rows[index] < target { try move(index, to: target) }
-                rebuildHeap(from: heap)
+                rebuildHeap()
                 return
             }
             try move(top, to: target)
@@ -187,9 +204,9 @@ struct WordSource {
         row = nil
     }
 
-    /// The heap of `indices` that are not at their end.
-    private mutating func rebuildHeap(from indices: [Int]) {
-        heap = indices.filter { rows[$0] != .max }
+    /// The heap again, of its alternatives not at their end: in place, with no allocation.
+    private mutating func rebuildHeap() {
+        heap.removeAll { rows[$0] == .max }
         for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
     }
 
