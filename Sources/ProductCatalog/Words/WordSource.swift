@@ -138,6 +138,9 @@ struct WordSource {
 
     /// Alternatives moved one at a time through the heap before a skip moves all that are behind at once.
     private static let movesBeforeBulk = 8
+    /// Scratch for a skip that moves many: the heap's positions behind its target, and the walk that finds them.
+    private var cap: [Int] = []
+    private var walk: [Int] = []
 
     init(_ alternatives: [WordAlternative], requirement: @escaping (WordFit) -> Bool) throws {
         self.alternatives = alternatives
@@ -163,13 +166,34 @@ struct WordSource {
     }
 
     /// Moves every alternative to `target` or past it: through the heap while few are behind it,
-    /// then every one behind it at once, and the heap built again.
+    /// then every one behind it at once.
+    ///
+    /// The entries behind `target` are a cap of the heap around its root (no entry is below its
+    /// parent), found by walking down from the root while they are behind. They are moved, then
+    /// sifted down the deepest first, which leaves a heap without touching the entries below the
+    /// cap: for every candidate of a rarer word this costs the lists it moves, not all of them.
     private mutating func skip(below target: Int64) throws {
         var moves = 0
         while let top = heap.first, rows[top] < target {
             guard moves < Self.movesBeforeBulk else {
-                for index in heap where rows[index] < target { try move(index, to: target) }
-                rebuildHeap()
+                cap.removeAll(keepingCapacity: true)
+                walk.removeAll(keepingCapacity: true)
+                walk.append(0)
+                while let position = walk.popLast() {
+                    guard position < heap.count, rows[heap[position]] < target else { continue }
+                    cap.append(position)
+                    walk.append(2 * position + 1)
+                    walk.append(2 * position + 2)
+                }
+                for position in cap { try move(heap[position], to: target) }
+                cap.sort(by: >)
+                rows.withUnsafeBufferPointer { rows in
+                    heap.withUnsafeMutableBufferPointer { heap in
+                        for position in cap { Self.siftDown(position, heap, rows) }
+                    }
+                }
+                // Lists read to their end sink to the leaves; when the least is at its end, all are.
+                if rows[heap[0]] == .max { heap.removeAll() }
                 return
             }
             try move(top, to: target)
@@ -187,6 +211,11 @@ struct WordSource {
     private mutating func settle() throws {
         while let top = heap.first {
             let first = rows[top]
+            // A skip leaves ended lists in the heap, below the others: when the least has ended, all have.
+            if first == .max {
+                heap.removeAll()
+                break
+            }
             var match = WordFit()
             while let index = heap.first, rows[index] == first, let posting = alternatives[index].current {
                 match.note(fields: posting.fields, distance: alternatives[index].distance, isWhole: alternatives[index].isWhole)
@@ -207,7 +236,13 @@ struct WordSource {
     /// The heap again, of its alternatives not at their end: in place, with no allocation.
     private mutating func rebuildHeap() {
         heap.removeAll { rows[$0] == .max }
-        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        let count = heap.count
+        guard count > 1 else { return }
+        rows.withUnsafeBufferPointer { rows in
+            heap.withUnsafeMutableBufferPointer { heap in
+                for index in stride(from: count / 2 - 1, through: 0, by: -1) { Self.siftDown(index, heap, rows) }
+            }
+        }
     }
 
     private mutating func fixTop() {
@@ -215,19 +250,30 @@ struct WordSource {
             heap.swapAt(0, heap.count - 1)
             heap.removeLast()
         }
-        if !heap.isEmpty { siftDown(0) }
+        guard heap.count > 1 else { return }
+        rows.withUnsafeBufferPointer { rows in
+            heap.withUnsafeMutableBufferPointer { Self.siftDown(0, $0, rows) }
+        }
     }
 
-    private mutating func siftDown(_ start: Int) {
-        var index = start
+    /// Moves the entry at `start` down to its place: the entries on its way move up into the hole
+    /// it leaves, and it is written once at the end. Through buffers: this runs once per list moved
+    /// (for every candidate a rarer word proposes), where the array's checks cost more than the work.
+    @inline(__always)
+    private static func siftDown(_ start: Int, _ heap: UnsafeMutableBufferPointer<Int>, _ rows: UnsafeBufferPointer<Int64>) {
+        let count = heap.count
+        let moving = heap[start]
+        let key = rows[moving]
+        var hole = start
         while true {
-            let left = 2 * index + 1, right = left + 1
-            var smallest = index
-            if left < heap.count, rows[heap[left]] < rows[heap[smallest]] { smallest = left }
-            if right < heap.count, rows[heap[right]] < rows[heap[smallest]] { smallest = right }
-            if smallest == index { return }
-            heap.swapAt(index, smallest)
-            index = smallest
+            let left = 2 * hole + 1
+            guard left < count else { break }
+            var child = left
+            if left + 1 < count, rows[heap[left + 1]] < rows[heap[left]] { child = left + 1 }
+            guard rows[heap[child]] < key else { break }
+            heap[hole] = heap[child]
+            hole = child
         }
+        heap[hole] = moving
     }
 }
