@@ -327,6 +327,8 @@ class BrowserTest:
         assert expected[0].lower().startswith(self.prefix.lower()), "the first match is not a productId match"
         wanted = f"{count:,} products match “{self.prefix.lower()}”"
         self.wait(lambda: self.element("count").text == wanted, f"the count did not read {wanted!r}")
+        took = self.element("took").text
+        assert took.startswith("in ") and took.endswith(" ms") and took[3:-3].replace(",", "").isdigit(), f"the time beside the count reads {took!r}"
 
     def search_words(self):
         """The start of two words of a product's title finds it among the products with such words."""
@@ -1056,6 +1058,18 @@ class BrowserTest:
             self.driver.refresh()
             self.wait(lambda: len(self.row_ids()) == 20, "the page did not list 20 products after the reload")
             assert visible("brand") == [True, True] and visible("color") == [False, False], "the chosen columns were not kept over a reload"
+            # A feed's own column, met in a page of products (this catalog has none: a page is handed
+            # to the module as the list would), is offered in the menu and shows when chosen.
+            self.driver.execute_async_script("""const done = arguments[arguments.length - 1];
+                import('/columns.js').then(m => { m.noteExtras([{ productId: 'X', title: 'Mug', material: 'Stoneware' }]); done(); })""")
+            self.element("columns-button").click()
+            self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, '#columns-choices input[data-column="extra:material"]'),
+                      "the Columns menu does not offer the feed's own column")
+            choice("extra:material").click()
+            cells = lambda: self.driver.execute_script("""
+                return [[...document.querySelectorAll('#results th.c-extra')].map(c => c.textContent),
+                        document.querySelectorAll('#rows tr').length === document.querySelectorAll('#rows td.c-extra').length]""")
+            self.wait(lambda: cells() == [["material"], True], f"the feed's own column does not show: {cells()}")
         finally:
             self.driver.execute_script("localStorage.removeItem('productcatalog.columns')")
             self.driver.set_window_size(1280, 900)
@@ -1447,6 +1461,14 @@ class BrowserTest:
             writer.writerow(rows[1])                                             # a duplicate productId
             writer.writerow(["ZZ-BAD-1", "Broken price", "abc"] + [""] * (len(rows[0]) - 3))   # rejected
             writer.writerow([self.starred, "Kept and starred", "9.99"] + [""] * (len(rows[0]) - 3))
+        # A second star, on a product the file does not hold: the replace takes it with the product, and says so.
+        in_file = {row[0].lower() for row in rows[1:]} | {self.starred.lower()}
+        doomed_star = next(p["productId"] for p in self.server.get_json("/api/products", q="", limit=100)["products"]
+                           if p["productId"].lower() not in in_file)
+        self.api_send("PUT", "/api/favorites/" + urllib.parse.quote(doomed_star))
+        self.driver.get(self.server.url)
+        self.wait(lambda: self.row_ids()[:2] == sorted([self.starred, doomed_star]) or set(self.row_ids()[:2]) == {self.starred, doomed_star},
+                  "the two starred products are not listed first")
         self.choose_import_file(upload)
         self.wait(lambda: self.element("import-confirm").is_displayed(), "the preview did not lead to the choice of mode")
         preview = self.element("import-preview-text").text
@@ -1501,6 +1523,8 @@ class BrowserTest:
         assert all(" of the import" in text for text, _, _ in phases if text.startswith(("Reading", "Writing", "Swapping"))), \
             f"a phase does not say its share of the import: {phases[:3]}"
         assert f"{edits:,} changes made on this page since the last import" in summary, f"the summary does not say what the replace undid: {summary!r}"
+        self.wait(lambda: f"1 star went with its product, which the file does not hold ({doomed_star})" in self.element("import-summary").text,
+                  f"the summary does not name the star the replace took: {self.element('import-summary').text!r}")
         link = self.element("import-rejects-link")
         assert link.is_displayed(), "no link to the rejected rows"
         rejects = self.server.get_text(urllib.parse.urlparse(link.get_attribute("href")).path)

@@ -1,7 +1,9 @@
 // The list's optional columns: which ones show is the person's choice, kept in this browser, made
-// in the Columns menu at the end of the list's header.
+// in the Columns menu at the end of the list's header. Beside the known fields, a feed's own
+// columns (kept under their headers) are offered as the list meets them, hidden until chosen.
 
 import { $ } from "./elements.js";
+import { KNOWN_FIELDS } from "./fields.js";
 
 /** The optional columns, in the list's order, and whether each shows until someone chooses. */
 export const COLUMNS = [
@@ -24,10 +26,57 @@ function chosen() {
   return {};
 }
 
+/** The feed's own columns met in the list so far, in the order met. */
+const extras = [];
+let changed = () => {};
+
+/** The feed's own columns chosen to show, in the order met. */
+export function shownExtras() {
+  const saved = chosen();
+  return extras.filter((name) => saved["extra:" + name]);
+}
+
+/** Offers the columns of `products` that are no known field (a feed's own), once each. */
+export function noteExtras(products) {
+  let added = false;
+  for (const product of products) {
+    for (const key of Object.keys(product)) {
+      if (KNOWN_FIELDS.has(key) || key === "highlights" || extras.includes(key)) continue;
+      extras.push(key);
+      $("columns-choices").append(choice("extra:" + key, key, isShown("extra:" + key)));
+      added = true;
+    }
+  }
+  if (added) headExtras();
+}
+
+/** The header cells of the chosen extra columns, before the Columns menu's. */
+function headExtras() {
+  const row = $("columns-button").closest("tr");
+  for (const cell of row.querySelectorAll("th.c-extra")) cell.remove();
+  for (const name of shownExtras()) {
+    const cell = document.createElement("th");
+    cell.scope = "col";
+    cell.className = "field-col c-extra";
+    cell.textContent = name;
+    row.insertBefore(cell, $("columns-button").closest("th"));
+  }
+}
+
+function choice(key, label, checked) {
+  const line = document.createElement("label");
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.dataset.column = key;
+  box.checked = checked;
+  line.append(box, " ", label);
+  return line;
+}
+
 /** Whether the column `key` shows. */
 export function isShown(key) {
   const saved = chosen();
-  return key in saved ? Boolean(saved[key]) : COLUMNS.find((column) => column.key === key)?.shown ?? true;
+  return key in saved ? Boolean(saved[key]) : COLUMNS.find((column) => column.key === key)?.shown ?? false;
 }
 
 function apply() {
@@ -36,15 +85,7 @@ function apply() {
 
 export function wireColumns(onChange) {
   const choices = $("columns-choices");
-  for (const column of COLUMNS) {
-    const label = document.createElement("label");
-    const box = document.createElement("input");
-    box.type = "checkbox";
-    box.dataset.column = column.key;
-    box.checked = isShown(column.key);
-    label.append(box, " ", column.label);
-    choices.append(label);
-  }
+  for (const column of COLUMNS) choices.append(choice(column.key, column.label, isShown(column.key)));
   const button = $("columns-button");
   const show = (open) => {
     choices.hidden = !open;
@@ -73,6 +114,7 @@ export function wireColumns(onChange) {
       // private browsing without storage: the choice holds until the page reloads
     }
     apply();
+    headExtras();
     onChange();
   });
   apply();

@@ -9,6 +9,7 @@ import { FIELDS } from "./fields.js";
 import { search } from "./list.js";
 import { loadFavorites } from "./favorites.js";
 import { loadCollections } from "./collections.js";
+import { state } from "./state.js";
 
 const PREVIEW_BYTES = 1024 * 1024;
 let events = null;
@@ -161,6 +162,8 @@ async function startImport(event) {
     return;
   }
   resetImportStatus();
+  // The stars before a replace: those on products the file does not hold go with them, and the summary says so.
+  starsBefore = new Set(state.favorites.keys());
   $("import-start").disabled = true;
   if (mode().startsWith("collections-")) return importCollections(file, mode().slice("collections-".length));
   try {
@@ -259,6 +262,8 @@ const STOCK_PHASES = {
 };
 /** True while the import followed is a stock import. */
 let importingStock = false;
+/** The starred productIds when the import started. */
+let starsBefore = new Set();
 
 /** How far the phase itself is, in its own units: the file's bytes read, then the rows written. */
 function phaseProgress(progress) {
@@ -312,7 +317,13 @@ function importFinished(id, summary) {
   previewed = null;
   $("import-confirm").hidden = true;
   $("import-preview").hidden = true;
-  loadFavorites().then(() => search());
+  loadFavorites().then(() => {
+    const lost = [...starsBefore].filter((productId) => !state.favorites.has(productId));
+    if (lost.length > 0 && !("stockRows" in summary)) {
+      $("import-summary").textContent += ` ${counted(lost.length, "star")} went with ${lost.length === 1 ? "its product" : "their products"}, which the file does not hold (${lost.slice(0, 3).join(", ")}${lost.length > 3 ? ", …" : ""}).`;
+    }
+    search();
+  });
 }
 
 function showRejectsLink(id, shown) {

@@ -6,7 +6,7 @@ import { request, productPath, Unreachable } from "./api.js";
 import { state, isUnfiltered } from "./state.js";
 import { showMessage, hideMessage } from "./messages.js";
 import { recordSearch } from "./address.js";
-import { isShown } from "./columns.js";
+import { isShown, noteExtras, shownExtras } from "./columns.js";
 
 const PAGE_SIZE = 20;
 const listeners = [];
@@ -61,9 +61,12 @@ async function loadPage(generation, first) {
   const params = searchParams();
   params.set("limit", String(PAGE_SIZE));
   if (!first && list.cursor) params.set("after", list.cursor);
+  const started = performance.now();
   try {
     const body = await request("/api/products?" + params, { signal: list.controller.signal });
     if (generation !== list.generation) return;
+    // How long the answer took, in view beside the count (as search engines say "in 4 ms").
+    if (first) $("took").textContent = `in ${numberFormat.format(Math.max(1, Math.round(performance.now() - started)))} ms`;
     if (first) {
       $("rows").replaceChildren();
       if (isUnfiltered()) appendRows(starredProducts(), true);
@@ -105,6 +108,7 @@ function finishPage(body, first) {
     list.currencies = new Set();
     list.shownQuery = list.query;
   }
+  noteExtras(body.products);
   for (const product of body.products) list.currencies.add(product.currency || "");
   appendRows(body.products.filter((product) => !skip.has(product.productId) && !pending.has(product.productId)), false, body.stock || {});
   if (first) showPending();
@@ -214,6 +218,7 @@ function isCollectionOnly() {
 
 /** A search that could not reach the server: the count says so, and what the rows below are. */
 function showUnsearched() {
+  $("took").textContent = "";
   const shown = state.list.shownQuery;
   const hasRows = $("rows").children.length > 0;
   $("results").hidden = !hasRows;
@@ -233,7 +238,9 @@ function showCount(count, complete) {
   const products = count === 1 && complete ? "product" : "products";
   const verb = count === 1 && complete ? "matches" : "match";
   let text;
-  if (query === "" && isUnfiltered()) {
+  const filtered = Object.values(state.list.filters).some((values) => values.length > 0);
+  if (query === "" && !filtered) {
+    // The whole catalog, in its own order or sorted.
     text = count === 0 ? "The catalog is empty. Import a CSV file or add a product." : `${amount} ${products} in the catalog`;
   } else if (query === "" && isCollectionOnly()) {
     const name = state.list.filters.collection[0];
@@ -241,7 +248,6 @@ function showCount(count, complete) {
   } else if (query === "") {
     text = count === 0 ? "No product has the chosen values." : `${amount} ${products} with the chosen values`;
   } else {
-    const filtered = Object.values(state.list.filters).some((values) => values.length > 0);
     text = count === 0 ? `No product matches “${query}”${filtered ? " with the filters in use" : ""}.`
       : `${amount} ${products} ${verb} “${query}”${state.list.closeSpellings ? ", close spellings included" : ""}`;
   }
@@ -388,6 +394,7 @@ function productRow(product, starredGroup = false, stores = null) {
   stockCell.title = stock.title;
   row.append(stockCell);
   row.append(cell("field-cell c-currency", product.currency, "Currency"));
+  for (const name of shownExtras()) row.append(cell("field-cell c-extra", product[name] ?? "", name));
   row.append(cell("columns-cell", "")); // under the header's Columns menu
   return row;
 }
