@@ -103,7 +103,7 @@ async function post(action, productIds, fields) {
 
 /**
  * Says what a batch changed and what it refused: a refusal is a warning that names the fields by
- * their labels and offers to select the refused products, to fix them.
+ * their labels and offers to list the refused products alone, selected, to fix them.
  */
 function report(verb, answer) {
   const refused = answer.refused;
