@@ -26,9 +26,9 @@ extension HTTPByteSource {
             switch error {
             case .readTimeout:
                 return "the server sent nothing for \(seconds(options.timeout)) s (after \(received) bytes of the body); "
-                    + "it may be stalled: try again, or allow longer with --timeout"
+                    + "it may be stalled: try again, or allow a longer timeout"
             case .connectTimeout:
-                return "could not connect within \(seconds(options.timeout)) s; check the address, or allow longer with --timeout"
+                return "could not connect within \(seconds(options.timeout)) s; check the address, or allow a longer timeout"
             case .remoteConnectionClosed, .bodyLengthMismatch:
                 return closedEarly()
             case .redirectLimitReached:

@@ -1,4 +1,5 @@
 import ProductCatalog
+import ProductCatalogPostgres
 
 /// The sentence the command line prints for a library error, naming its own options; nil for
 /// errors that are already the command line's (ArgumentParser's, ValidationError).
@@ -8,8 +9,10 @@ func commandMessage(for error: any Error) -> String? {
     case let error as CatalogError: error.commandMessage
     case let error as HeaderMappingError: error.commandMessage
     case let error as EngineError: error.commandMessage
-    case let error as CollectionError: error.description
-    case let error as EditError: error.description
+    case let error as CollectionError: error.commandMessage
+    case let error as PostgresCatalogError: error.commandMessage
+    case let error as EditError:
+        if case .collection(let inner) = error { inner.commandMessage } else { error.description }
     default: nil
     }
 }

@@ -60,6 +60,10 @@ struct PostgresCommandTests {
         #expect(missing.standardError.contains("cannot connect"))
         let wrong = try catalog.run(["search", "x", "--db", "postgres://h/db?colour=blue"])
         #expect(wrong.status == 2)
+        // A collection asked of a catalog that keeps none says so, not that none has the name.
+        let collection = try catalog.run(["search", "a", "--collection", "Summer", "--db", db])
+        #expect(collection.status == 1 && collection.standardError.contains("keeps no collections"), "\(collection.standardError)")
+        #expect(!collection.standardError.contains("collections list"), "\(collection.standardError)")
         // Sorted as a catalog file sorts: the same file imported into one lists the same products.
         #expect(try catalog.run(["import", "feed.csv", "--db", "catalog.sqlite"]).status == 0)
         for arguments in [["search", "a", "--sort", "price", "--json"], ["search", "jacket", "--sort=-price", "--json", "--limit", "7"],

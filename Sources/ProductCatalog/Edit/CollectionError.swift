@@ -17,7 +17,7 @@ public enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible 
         switch self {
         case .invalidName(let error): error.description
         case .exists(let name): "a collection named \"\(name)\" exists already; choose another name, or delete that one first"
-        case .notFound(let name): "no collection is named \"\(name)\"; `catalog collections list` shows their names"
+        case .notFound(let name): "no collection is named \"\(name)\""
         case .smart(let name): "\"\(name)\" is a smart collection: it lists what its search finds, so products cannot be put in or taken out by hand"
         case .searchGiven(let name): "\"\(name)\" is a smart collection, which brings its own search, filters and sort; ask for it alone"
         case .noColumn(let name, let columns): "the catalog has no column \"\(name)\"; its columns are \(columns.joined(separator: ", "))"

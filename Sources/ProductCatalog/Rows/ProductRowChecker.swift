@@ -269,7 +269,7 @@ struct ProductRowChecker {
             case .nulByte?: return "column \(column + 1) (\(header[column])) contains a NUL byte"
             case .invalidUTF8?:
                 invalidUTF8Rows += 1
-                return "column \(column + 1) (\(header[column])) is not valid UTF-8 (for Latin-1 or Windows-1252 files, give --encoding)"
+                return "column \(column + 1) (\(header[column])) is not valid UTF-8 (a Latin-1 or Windows-1252 file imports with its encoding named)"
             }
         }
         return nil

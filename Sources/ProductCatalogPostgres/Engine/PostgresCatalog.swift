@@ -103,8 +103,10 @@ public actor PostgresCatalog: CatalogEngine {
         []
     }
 
+    /// Asking for one by name (a `collection=` filter) says that this catalog keeps none,
+    /// rather than that no collection has that name.
     public func collection(named name: String) async throws -> ProductCollection? {
-        nil
+        throw EngineError.notKept(catalog: self.name, what: "collections")
     }
 
     public func members(of name: String, after productId: String?, limit: Int) async throws -> [String] {

@@ -16,7 +16,7 @@ public enum PostgresCatalogError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidURL(let text, let reason):
-            "--db \(text): \(reason). Write it as postgres://user:password@host:port/database (a missing part comes from PGHOST, PGPORT, PGUSER, PGPASSWORD or PGDATABASE)."
+            "the PostgreSQL address \(text): \(reason). Write it as postgres://user:password@host:port/database (a missing part comes from PGHOST, PGPORT, PGUSER, PGPASSWORD or PGDATABASE)."
         case .cannotConnect(let location, let reason):
             "\(location): cannot connect to the PostgreSQL server (\(reason)). Check that it runs and that the host, port, user, password and database are right; `psql` with the same settings shows what the server says."
         case .server(let location, let doing, let message, let sqlState):
@@ -24,7 +24,7 @@ public enum PostgresCatalogError: Error, Sendable, CustomStringConvertible {
         case .notACatalog(let location, let table):
             "\(location): the table \(table) is not a product catalog made by this tool; it is left untouched. Use another database, or another ?schema=."
         case .earlierLayout(let location):
-            "\(location): this catalog was made by an earlier version of this tool, which kept its words differently. Import the feed again (`catalog import FILE --db \(location)`, which replaces it) to search and edit it with this version."
+            "\(location): this catalog was made by an earlier version of this tool, which kept its words differently. Import the feed again, replacing the catalog, to search and edit it with this version."
         }
     }
 

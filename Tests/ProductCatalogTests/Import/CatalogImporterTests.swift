@@ -141,7 +141,7 @@ import Testing
         let summary = try CatalogImporter(options: fixture.options).run(source: MemoryByteSource(bytes))
         #expect(summary.rowsInserted == 1 && summary.rowsRejected == 2)
         let reasons = try fixture.rejects().dropFirst().map { $0[1] }
-        #expect(reasons == ["column 2 (title) contains a NUL byte", "column 2 (title) is not valid UTF-8 (for Latin-1 or Windows-1252 files, give --encoding)"])
+        #expect(reasons == ["column 2 (title) contains a NUL byte", "column 2 (title) is not valid UTF-8 (a Latin-1 or Windows-1252 file imports with its encoding named)"])
     }
 
     @Test func noRejectsFileIsLeftWhenNothingIsRejected() throws {

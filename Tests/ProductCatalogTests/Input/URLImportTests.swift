@@ -149,7 +149,7 @@ import Testing
     @Test func aServerThatStallsTimesOut() async throws {
         defer { server.stop() }
         let reason = try await failure(importing: "/stall.csv", timeout: .milliseconds(300))
-        #expect(reason == "the server sent nothing for 0.3 s (after 1000 bytes of the body); it may be stalled: try again, or allow longer with --timeout")
+        #expect(reason == "the server sent nothing for 0.3 s (after 1000 bytes of the body); it may be stalled: try again, or allow a longer timeout")
     }
 
     @Test func aServerThatIsNotThereIsAClearError() async throws {
