@@ -154,6 +154,13 @@ function readFilterBar() {
   if (JSON.stringify(filters) !== before) search();
 }
 
+/** Lifts every filter (chips, price range, brand, the boxes) and searches again. */
+export function clearFilters() {
+  for (const values of Object.values(state.list.filters)) values.length = 0;
+  showFilterBar();
+  search();
+}
+
 /** Shows the filters' values in the price range, brand, on-sale and in-stock controls (after Back, a reload or Clear). */
 export function showFilterBar() {
   const filters = state.list.filters;
@@ -187,9 +194,7 @@ export function wireFacets() {
     readFilterBar();
   });
   $("facets-clear").addEventListener("click", () => {
-    for (const values of Object.values(state.list.filters)) values.length = 0;
-    showFilterBar();
-    search();
+    clearFilters();
     $("search").focus();
   });
 }

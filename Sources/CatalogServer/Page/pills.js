@@ -7,7 +7,7 @@ import { counted } from "./formats.js";
 import { request } from "./api.js";
 import { state } from "./state.js";
 import { search, onNewSearch, onFirstPage } from "./list.js";
-import { showFilterBar } from "./facets.js";
+import { showFilterBar, clearFilters } from "./facets.js";
 
 /** Each filter's label, by API parameter; a filter without a value to show (on sale) shows its label alone. */
 const LABELS = {
@@ -31,12 +31,6 @@ function remove(name, value) {
   const values = state.list.filters[name];
   const index = values.indexOf(value);
   if (index >= 0) values.splice(index, 1);
-  showFilterBar();
-  search();
-}
-
-export function clearFilters() {
-  for (const values of Object.values(state.list.filters)) values.length = 0;
   showFilterBar();
   search();
 }
