@@ -12,6 +12,7 @@ export const FIELDS = [
   { name: "imageURL", label: "Image address", hint: "http:// or https://, or choose a picture below.", wide: true },
   { name: "brand", label: "Brand" },
   { name: "groupId", label: "Product family", hint: "Variants of one product share it." },
+  { name: "options", label: "Options", hint: "A variant's options by name, such as Length: 14 Inches; Color: beige", wide: true },
   { name: "currency", label: "Currency", hint: "A code such as USD or EUR." },
   { name: "quantity", label: "Stock", hint: "A whole number; empty when unknown.", inputmode: "numeric" },
   { name: "description", label: "Description", wide: true },

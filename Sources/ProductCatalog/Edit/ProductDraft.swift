@@ -38,6 +38,7 @@ extension ProductDraft {
         values[.quantity] = product.quantity.map(String.init)
         values[.brand] = product.brand
         values[.description] = product.description
+        values[.options] = product.options
         self.init(values: values, extras: Dictionary(product.extras.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 }))
     }
 }

@@ -76,6 +76,7 @@ public enum ProductValidation {
 
         let color = text(.color), size = text(.size), productType = text(.productType)
         let groupId = text(.groupId), brand = text(.brand), description = text(.description)
+        let options = text(.options).map { ProductOptions(text: $0).text }.flatMap { $0.isEmpty ? nil : $0 }
         let currency = text(.currency).map { $0.uppercased() }
         if let currency, !Currency.isCode(currency) {
             errors[ProductField.currency.rawValue] = "Enter a three-letter currency code such as USD, EUR or JPY, or leave it empty."
@@ -109,7 +110,7 @@ public enum ProductValidation {
             productId: productId, title: title, listPrice: listPrice, salesPrice: salesPrice,
             color: color, size: size, productType: productType, taxRate: taxRate, imageURL: imageURL,
             groupId: groupId, currency: currency, quantity: quantity, brand: brand, description: description,
-            extras: extras)
+            options: options, extras: extras)
     }
 
     /// The message shown next to a price field that ``Price`` cannot read.

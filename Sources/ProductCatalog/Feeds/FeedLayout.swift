@@ -34,6 +34,13 @@ struct FeedRow {
         get { values[field] ?? "" }
         set { values[field] = newValue }
     }
+
+    /// Keeps a variant's options by name (``ProductOptions``), and those that name a color or a
+    /// size (in the languages shops export in) as its color and size too.
+    mutating func setOptions(_ named: [(name: String, value: String)]) {
+        (self[.color], self[.size]) = FeedValues.colorAndSize(named)
+        self[.options] = ProductOptions(named).text
+    }
 }
 
 /// A file's header, looked up by the names a platform uses for a column.

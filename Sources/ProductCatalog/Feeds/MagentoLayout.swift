@@ -3,8 +3,9 @@
 /// Magento writes a configurable product after its simple variants, naming them in
 /// `configurable_variations` (`sku=MH01-XS-Black,size=XS,color=Black|…`). Simple rows wait (at
 /// most ``maxWaiting`` of them) for the configurable row that names them: it becomes their
-/// `groupId`, fills their blank description and categories, and is folded into them. `size` and
-/// `color` come from `additional_attributes`; `special_price` is the sale price. Rows of a store
+/// `groupId`, fills their blank description and categories, and is folded into them; the
+/// attributes it names for a variant are the variant's options. `size` and `color` come from
+/// `additional_attributes`; `special_price` is the sale price. Rows of a store
 /// view (`store_view_code` set) carry translations of a product, not a product: they are folded.
 struct MagentoLayout: FeedLayout {
     let outputHeader: [String]
@@ -80,6 +81,22 @@ struct MagentoLayout: FeedLayout {
             return (String(parts.first ?? ""), parts.count > 1 ? String(parts[1]) : "")
         }
         (row[.color], row[.size]) = FeedValues.colorAndSize(pairs)
+        row[.options] = ProductOptions(Self.variedAttributes(of: fields[column: sku], in: parent?[column: variations] ?? "")).text
         return row
+    }
+
+    /// The attributes a configurable product varies its variant `sku` by, from its
+    /// `configurable_variations` (`sku=MH01-XS-Black,size=XS,color=Black|…`), named as a person
+    /// reads an attribute code (`Size`, `Color`).
+    static func variedAttributes(of sku: String, in variations: String) -> [(name: String, value: String)] {
+        for variation in variations.split(separator: "|") {
+            let pairs = variation.split(separator: ",").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+            guard pairs.contains(where: { $0.first == "sku" && $0.count == 2 && $0[1] == sku }) else { continue }
+            return pairs.filter { $0.count == 2 && $0[0] != "sku" }.map { pair in
+                let words = pair[0].replacing("_", with: " ")
+                return (name: words.prefix(1).uppercased() + words.dropFirst(), value: pair[1])
+            }
+        }
+        return []
     }
 }

@@ -82,7 +82,7 @@ struct ShopifyLayout: FeedLayout {
             row[.quantity] = fields[column: quantity]
             row[.imageURL] = fields[column: variantImage].isEmpty ? (images.first ?? "") : fields[column: variantImage]
             let named = zip(optionNames, values).map { (name: $0, value: $1) }
-            (row[.color], row[.size]) = FeedValues.colorAndSize(named)
+            row.setOptions(named)
             try emit(row)
         }
     }

@@ -53,7 +53,7 @@ struct SquarespaceLayout: FeedLayout {
         if ["yes", "true", "1"].contains(fields[column: onSale].lowercased()) { row[.salesPrice] = fields[column: salePrice] }
         row[.quantity] = fields[column: stock]
         let named = options.map { (name: filled($0.name), value: fields[column: $0.value]) }
-        (row[.color], row[.size]) = FeedValues.colorAndSize(named)
+        row.setOptions(named)
         try emit(row)
     }
 

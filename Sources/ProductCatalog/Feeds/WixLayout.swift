@@ -55,7 +55,7 @@ struct WixLayout: FeedLayout {
                 row[.productId] = ownSKU.isEmpty || ownSKU == "0" ? key : ownSKU
             } else {
                 row[.productId] = ownSKU.isEmpty || ownSKU == "0" ? ([key] + chosen.filter { !$0.isEmpty }).joined(separator: "/") : ownSKU
-                (row[.color], row[.size]) = FeedValues.colorAndSize(zip(optionNames, chosen).map { (name: $0, value: $1) })
+                row.setOptions(zip(optionNames, chosen).map { (name: $0, value: $1) })
             }
             row[.groupId] = key
             row[.title] = product[column: name]

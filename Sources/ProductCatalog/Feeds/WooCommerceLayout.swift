@@ -88,7 +88,7 @@ struct WooCommerceLayout: FeedLayout {
         row[.salesPrice] = fields[column: sale]
         row[.quantity] = fields[column: stock]
         let options = attributes.map { (name: fields[column: $0.name], value: fields[column: $0.value]) }
-        (row[.color], row[.size]) = FeedValues.colorAndSize(options.filter { !$0.value.contains(",") })
+        row.setOptions(options.filter { !$0.value.contains(",") })
         try emit(row)
     }
 

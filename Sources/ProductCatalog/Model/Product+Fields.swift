@@ -37,6 +37,7 @@ extension Product {
             case .quantity: quantity.map(FieldValue.integer)
             case .brand: brand.map(FieldValue.text)
             case .description: description.map(FieldValue.text)
+            case .options: options.map(FieldValue.text)
             }
         }
         set {
@@ -55,6 +56,7 @@ extension Product {
             case .quantity: quantity = newValue?.integer
             case .brand: brand = newValue?.text
             case .description: description = newValue?.text
+            case .options: options = newValue?.text
             }
         }
     }

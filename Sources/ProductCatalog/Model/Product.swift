@@ -17,6 +17,8 @@ public struct Product: Sendable, Hashable {
     public var quantity: Int64?
     public var brand: String?
     public var description: String?
+    /// A variant's options by name, as ``ProductOptions/text`` writes them (`Length: 14 Inches; Color: beige`).
+    public var options: String?
     /// Columns beyond the known fields, in catalog order, under their header names.
     public var extras: [Extra]
 
@@ -35,7 +37,7 @@ public struct Product: Sendable, Hashable {
         productId: String, title: String? = nil, listPrice: Price? = nil, salesPrice: Price? = nil,
         color: String? = nil, size: String? = nil, productType: String? = nil, taxRate: String? = nil,
         imageURL: String? = nil, groupId: String? = nil, currency: String? = nil, quantity: Int64? = nil,
-        brand: String? = nil, description: String? = nil, extras: [Extra] = []
+        brand: String? = nil, description: String? = nil, options: String? = nil, extras: [Extra] = []
     ) {
         self.productId = productId
         self.title = title
@@ -51,6 +53,7 @@ public struct Product: Sendable, Hashable {
         self.quantity = quantity
         self.brand = brand
         self.description = description
+        self.options = options
         self.extras = extras
     }
 }

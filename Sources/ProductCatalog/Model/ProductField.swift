@@ -1,7 +1,7 @@
 /// A column the catalog understands, with the header names that map to it.
 public enum ProductField: String, CaseIterable, Sendable, Codable {
     case productId, title, listPrice, salesPrice, color, size, productType, taxRate, imageURL
-    case groupId, currency, quantity, brand, description
+    case groupId, currency, quantity, brand, description, options
 
     /// Header names that mean this field, compared after ``HeaderName/normalize(_:)``.
     public var aliases: [String] {
@@ -20,6 +20,7 @@ public enum ProductField: String, CaseIterable, Sendable, Codable {
         case .quantity: ["quantity", "qty", "stock", "inventory", "stockquantity"]
         case .brand: ["brand", "vendor", "manufacturer"]
         case .description: ["description", "bodyhtml", "body"]
+        case .options: ["options", "variantoptions"]
         }
     }
 

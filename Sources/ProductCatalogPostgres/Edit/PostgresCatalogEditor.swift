@@ -232,6 +232,8 @@ public final class PostgresCatalogEditor: Sendable {
                              in statement: inout PostgresStatement) throws -> [(column: String, value: String)] {
         var values: [(String, String)] = []
         for field in ProductField.allCases {
+            // A catalog written before a field existed lacks its column: an empty value leaves it out.
+            if columns[field.columnName.lowercased()] == nil, product[field] == nil { continue }
             let value = switch product[field] {
             case .text(let text)?: statement.bind(text)
             case .integer(let number)?: statement.bind(number)

@@ -4,14 +4,14 @@ import Testing
 
 /// An export writes what a search finds, and its CSV imports back into the same products.
 @Suite struct ProductExportTests {
-    /// Quotes, commas, line breaks, accents, a third decimal, a quantity, empty values and an extra column.
+    /// Quotes, commas, line breaks, accents, a third decimal, a quantity, options, empty values and an extra column.
     static let csv = #"""
-        productId,title,listPrice,salesPrice,color,size,productType,taxRate,imageURL,groupId,currency,quantity,brand,description,material
+        productId,title,listPrice,salesPrice,color,size,productType,taxRate,imageURL,groupId,currency,quantity,brand,description,options,material
         A1,"Linen Shirt, ""Navy""",40.00,29.99,Navy,M,Shirts,19,https://example.com/a1.jpg,G1,EUR,3,Acme,"Two lines
-        of text",linen
-        A2,Crème Brûlée Bowl,12.345,,,,Home,,,,KWD,0,,,
-        B1,Wool Shirt,55.00,,navy,L,Shirts,,,G1,,,Nord,,wool
-        C1,,,,,,,,,,,,,,
+        of text",Size: M; Color: Navy,linen
+        A2,Crème Brûlée Bowl,12.345,,,,Home,,,,KWD,0,,,,
+        B1,Wool Shirt,55.00,,navy,L,Shirts,,,G1,,,Nord,,Size: L,wool
+        C1,,,,,,,,,,,,,,,
 
         """#
 
@@ -21,7 +21,7 @@ import Testing
         var bytes: [UInt8] = []
         var cursor: KeysetCursor?
         repeat {
-            let page = try search.page(query: query, sort: sort, after: cursor, limit: 2)
+            let page = try search.page(query: query, sort: sort, listing: .variants, after: cursor, limit: 2)
             bytes += export.encode(page.products)
             cursor = page.nextCursor
         } while cursor != nil
@@ -104,7 +104,7 @@ import Testing
         let bytes = try Self.exported(search, query: "shirt", format: .json, sort: .price)
         let decoded = try JSONDecoder().decode(SearchPage.self, from: Data(bytes))
         #expect(decoded.products.map(\.productId) == ["A1", "B1"])
-        #expect(decoded.products == (try search.page(query: "shirt", sort: .price).products))
+        #expect(decoded.products == (try search.page(query: "shirt", sort: .price, listing: .variants).products))
     }
 
     @Test(arguments: ExportFormat.allCases)

@@ -73,6 +73,6 @@ import Testing
         let page = SearchPage(
             products: [Product(productId: "A\"1", title: nil, listPrice: Price(cents: 1250), extras: [.init(name: "Material", value: "x")])],
             nextCursor: KeysetCursor(after: "A\"1"))
-        #expect(page.jsonValue.serialized == #"{"products":[{"productId":"A\"1","title":null,"listPrice":"12.50","salesPrice":null,"color":null,"size":null,"productType":null,"taxRate":null,"imageURL":null,"groupId":null,"currency":null,"quantity":null,"brand":null,"description":null,"Material":"x"}],"nextCursor":"QSIx"}"#)
+        #expect(page.jsonValue.serialized == #"{"products":[{"productId":"A\"1","title":null,"listPrice":"12.50","salesPrice":null,"color":null,"size":null,"productType":null,"taxRate":null,"imageURL":null,"groupId":null,"currency":null,"quantity":null,"brand":null,"description":null,"options":null,"Material":"x"}],"nextCursor":"QSIx"}"#)
     }
 }
