@@ -47,7 +47,7 @@ struct ExportController<Context: RequestContext> {
         let first: SearchPage
         do {
             first = try await snapshot.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos,
-                                                sort: search.sort, after: nil, limit: Self.batchSize)
+                                                sort: search.sort, listing: .variants, after: nil, limit: Self.batchSize)
         } catch {
             await snapshot.close()
             throw error
@@ -70,7 +70,7 @@ struct ExportController<Context: RequestContext> {
                     try await writer.write(ByteBuffer(bytes: export.encode(page.products)))
                     guard let cursor = page.nextCursor else { break }
                     page = try await snapshot.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos,
-                                                       sort: search.sort, after: cursor, limit: Self.batchSize)
+                                                       sort: search.sort, listing: .variants, after: cursor, limit: Self.batchSize)
                 }
                 await snapshot.close()
             } catch {

@@ -53,10 +53,12 @@ struct ProductsController<Context: RequestContext> {
             cursor = value
         }
         let (page, count, complete) = try await store.page(search.text, byPrefix: search.byPrefix, filters: search.filters,
-                                                           typos: search.typos, sort: search.sort, after: cursor, limit: limit)
+                                                           typos: search.typos, sort: search.sort, listing: search.listing,
+                                                           after: cursor, limit: limit)
         guard case .object(var members) = page.jsonValue else { return JSONResponse.response(page.jsonValue) }
         members.append(.init("count", .int(count)))
         members.append(.init("countComplete", .bool(complete)))
+        members.append(.init("counts", .string(search.listing == .families && store.listsFamilies ? "families" : "variants")))
         if search.isTruncated { members.append(.init("queryTruncated", .bool(true))) }
         let stock = try await store.stock(of: page.products.map(\.productId))
         if !stock.isEmpty { members.append(.init("stock", StoreQuantity.jsonValue(stock))) }
@@ -75,13 +77,17 @@ struct ProductsController<Context: RequestContext> {
     }
 
     /// `GET /{productId}/variants`: `{"products": [...]}`, the products of its family (same
-    /// `groupId`, itself included, at most 100), or only itself without a groupId; 404 without the product.
+    /// `groupId`, itself included, in productId order, at most 500), each with its options, or only
+    /// itself without a groupId, and `stock` as ``list(request:context:)`` gives it; 404 without the product.
     @Sendable func variants(request: Request, context: Context) async throws -> Response {
         let productId = try ProductIdPath.decode(from: context)
         guard let products = try await store.variants(of: productId) else {
             throw APIError(.notFound, "No product has productId \"\(productId)\".")
         }
-        return JSONResponse.response(.object([.init("products", .array(products.map(\.jsonValue)))]))
+        var members: [JSONValue.Member] = [.init("products", .array(products.map(\.jsonValue)))]
+        let stock = try await store.stock(of: products.map(\.productId))
+        if !stock.isEmpty { members.append(.init("stock", StoreQuantity.jsonValue(stock))) }
+        return JSONResponse.response(.object(members))
     }
 
     /// `GET /{productId}`: one product, or 404.

@@ -5,7 +5,8 @@ import ProductCatalog
 /// `size`, `brand` (each repeatable: any of its values), `minPrice`, `maxPrice`, `priceBasis`
 /// (`effective`, the default, or `list`), `onSale` (`true`), `store` (repeatable: in stock at any
 /// of them), `inStock` (`true`: a total quantity above 0) and `collection` (a manual collection's
-/// name, which combines with the rest, or a smart one's, alone, which brings its own search).
+/// name, which combines with the rest, or a smart one's, alone, which brings its own search);
+/// and `variants=all`, every variant rather than one result per product family.
 struct SearchParameters {
     /// The query or prefix, trimmed.
     var text: String
@@ -16,6 +17,8 @@ struct SearchParameters {
     var typos = true
     /// `sort=`: relevance (the default), price, -price, title or newest.
     var sort = SearchSort.relevance
+    /// `variants=all` lists every variant; by default a family is one result (``ResultListing``).
+    var listing = ResultListing.families
 
     /// The longest `prefix`, or filter value: a productId's limit, which a useful one never passes.
     static var maxQueryBytes: Int { ProductRules.maxProductIdBytes }
@@ -28,7 +31,7 @@ struct SearchParameters {
     /// The parameters of `query`; throws a 400 naming the parameter at fault.
     init(_ query: FormQuery) throws {
         let names = ["q", "prefix", "type", "color", "size", "brand", "minPrice", "maxPrice", "priceBasis", "onSale", "store", "inStock", "collection",
-                     "typos", "sort"]
+                     "typos", "sort", "variants"]
         for name in names where query.undecodable.contains(name) {
             throw APIError(.badRequest, "\(name) is not valid percent-encoded UTF-8; encode it with encodeURIComponent.",
                            fields: [name: "Encode it as UTF-8 with encodeURIComponent."])
@@ -89,6 +92,13 @@ struct SearchParameters {
                 throw APIError(.badRequest, "sort must be one of \(SearchSort.names).", fields: ["sort": "Use one of \(SearchSort.names)."])
             }
             self.sort = sort
+        }
+        switch query["variants"] {
+        case nil, "", "families": listing = .families
+        case "all": listing = .variants
+        default:
+            throw APIError(.badRequest, "variants must be all (every variant) or families (one result per product, the default).",
+                           fields: ["variants": "Use all or families."])
         }
         switch query["onSale"] {
         case nil, "", "false", "0": filters.onSale = false

@@ -15,7 +15,10 @@ extension Catalog {
                 every word starting a word of the title, brand or type; within each, shorter \
                 titles first. Then, unless --exact, the products matched with typos (a word of 5 \
                 or more letters, without digits, one letter off, two from 9 letters: shrit finds \
-                shirt), fewest first. No product is listed twice. --prefix P lists only the \
+                shirt), fewest first. No product is listed twice, and the variants of a product \
+                (rows sharing a groupId: Shopify's handle, Google's item_group_id) are one \
+                result, the first of them found, with their count and options; --variants lists \
+                each. --prefix P lists only the \
                 productIds starting with P. --sort price, -price, title or newest lists the same \
                 products in that order instead. On a terminal, the words that matched are bold.
 
@@ -51,6 +54,9 @@ extension Catalog {
         @Flag(help: "Match words as typed: no typo tolerance.")
         var exact = false
 
+        @Flag(help: "List every variant on its own. By default the variants of a product (sharing a groupId) are one result: the first of them the search finds, with how many there are and their options.")
+        var variants = false
+
         @Option(help: "relevance (the default), price (cheapest first), -price, title or newest (last added first).")
         var sort: SearchSort = .relevance
 
@@ -83,7 +89,7 @@ extension Catalog {
                 // A smart collection searches as it was saved.
                 let search = try await catalog.resolvingCollection(SavedSearch(text: text, byPrefix: prefix != nil, filters: filters, sort: sort))
                 let page = try await catalog.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: !exact, sort: search.sort,
-                                                  after: cursor, limit: limit)
+                                                  listing: variants ? .variants : .families, after: cursor, limit: limit)
                 let counts = facets ? try await catalog.facets(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: !exact) : nil
                 let stock = json ? try await catalog.stock(of: page.products.map(\.productId)) : [:]
                 if prefix == nil, !text.isEmpty, try await !catalog.indexesWords() {
@@ -106,12 +112,14 @@ extension Catalog {
                     Terminal.standardError.write("Note: the query has more than \(WordQuery.maxWords) words; only the first \(WordQuery.maxWords) were searched for.\n")
                 }
                 // The table's cells are already made visible; its only control codes are its own bold ones.
-                Terminal.standardOutput.writeExactly(ProductTable(products: page.products, highlights: Terminal.standardOutput.isInteractive ? page.highlights : nil).render())
+                Terminal.standardOutput.writeExactly(ProductTable(products: page.products, highlights: Terminal.standardOutput.isInteractive ? page.highlights : nil,
+                                                                  families: page.family(of:)).render())
                 if let next = page.nextCursor {
                     var command = "catalog search " + (prefix != nil ? "--prefix " : "") + ShellQuoting.quote(text)
                     command += filter.arguments.map { " " + $0 }.joined()
                     if facets { command += " --facets" }
                     if exact { command += " --exact" }
+                    if variants { command += " --variants" }
                     if sort != .relevance { command += " --sort \(sort.rawValue)" }
                     if database.db != "catalog.sqlite" { command += " --db \(ShellQuoting.quote(database.db))" }
                     if limit != ProductSearch.defaultPageSize { command += " --limit \(limit)" }

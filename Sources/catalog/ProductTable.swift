@@ -5,17 +5,24 @@ struct ProductTable {
     let products: [Product]
     /// Where each product holds the query's words, to show them in bold (on a terminal).
     var highlights: [Highlights]? = nil
+    /// The family each product stands for, when the search listed families.
+    var families: (Product) -> FamilySummary? = { _ in nil }
 
-    private static let headers = ["productId", "title", "listPrice", "salesPrice", "color", "size"]
-    private static let maxWidths = [24, 40, 10, 10, 12, 8]
+    private static let headers = ["productId", "title", "listPrice", "salesPrice", "color", "size", "variants"]
+    private static let maxWidths = [24, 40, 10, 10, 12, 8, 48]
 
     func render() -> String {
-        let rows = products.map { product in
-            [product.productId, product.title ?? "", product.listPrice?.text(currency: product.currency) ?? "",
-             product.salesPrice?.text(currency: product.currency) ?? "", product.color ?? "", product.size ?? ""]
+        let cells = products.map { product in
+            let variants = families(product).map { Self.phrase($0, currency: product.currency) } ?? ProductOptions(text: product.options).text
+            return [product.productId, product.title ?? "", product.listPrice?.text(currency: product.currency) ?? "",
+                    product.salesPrice?.text(currency: product.currency) ?? "", product.color ?? "", product.size ?? "", variants]
                 .enumerated().map { Self.clip($0.element.visibleOnTerminal, to: Self.maxWidths[$0.offset]) }
         }
-        var widths = Self.headers.map(\.count)
+        // The variants column only when some product has variants or options.
+        let shown = cells.contains { !$0[6].isEmpty } ? Self.headers.count : Self.headers.count - 1
+        let headers = Array(Self.headers.prefix(shown))
+        let rows = cells.map { Array($0.prefix(shown)) }
+        var widths = headers.map(\.count)
         for row in rows {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
         }
@@ -26,7 +33,7 @@ struct ProductTable {
                 return (2...3).contains(index) ? pad + shown : shown + pad
             }.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
         }
-        var text = line(Self.headers)
+        var text = line(headers)
         text += line(widths.map { String(repeating: "-", count: $0) })
         for (index, row) in rows.enumerated() {
             // Bold only a title shown as stored (nothing escaped): the ranges are the stored text's.
@@ -36,6 +43,19 @@ struct ProductTable {
             text += line(row, bold: bold)
         }
         return text
+    }
+
+    /// `9 variants · 3 lengths · 3 colors · 77.80–88.00`: an option with one value in the family
+    /// is named with it (`Material: silk`).
+    static func phrase(_ family: FamilySummary, currency: String?) -> String {
+        var parts = ["\(family.variants) variants"]
+        for option in family.options {
+            parts.append(option.values.count == 1 ? "\(option.name): \(option.values[0])" : "\(option.values.count) \(option.name.lowercased())s")
+        }
+        if let low = family.lowestPrice, let high = family.highestPrice, low != high {
+            parts.append("\(low.text(currency: currency))–\(high.text(currency: currency))")
+        }
+        return parts.joined(separator: " · ")
     }
 
     /// `text` with `ranges` between the terminal's bold and normal codes.

@@ -1400,6 +1400,46 @@ class BrowserTest:
             "const i = document.querySelector('#rows tr[data-product-id=\"ZZ-BROWSER-2\"] img'); return i && i.complete && i.src.includes('/images/') && i.naturalWidth > 0"),
             "the list does not show the stored picture")
 
+    def families(self):
+        """Two products of one family (a groupId) are one row with their count and options; its button opens a row
+        per variant under it, whose star and productId act on that variant."""
+        self.api_send("PUT", "/api/products/ZZ-BROWSER-3", {"productId": "ZZ-BROWSER-3", "title": "Browser test mug, large",
+                                                            "groupId": "ZZ-FAMILY", "size": "L", "options": "Size: L"})
+        page = self.server.get_json("/api/products", q="zz-browser")
+        assert [p["productId"] for p in page["products"]] == ["ZZ-BROWSER-2"] and page["count"] == 1 and page["counts"] == "families", \
+            f"the API does not list the family once: {[p['productId'] for p in page['products']]}, count {page['count']}"
+        assert page["products"][0]["family"]["variants"] == 2, f"the family reads {page['products'][0].get('family')}"
+        every = self.server.get_json("/api/products", q="zz-browser", variants="all")
+        assert [p["productId"] for p in every["products"]] == ["ZZ-BROWSER-2", "ZZ-BROWSER-3"] and every["counts"] == "variants", \
+            f"variants=all lists {[p['productId'] for p in every['products']]}"
+        self.type_in_search("zz-browser")
+        self.wait(lambda: self.row_ids() == ["ZZ-BROWSER-2"], f"the family is not one row; saw {self.row_ids()}")
+        self.wait(lambda: self.element("count").text == "1 product matches “zz-browser”", f"the count reads {self.element('count').text!r}")
+        toggle = self.driver.find_element(By.CSS_SELECTOR, '#rows tr[data-product-id="ZZ-BROWSER-2"] .family-toggle')
+        assert toggle.text.startswith("2 variants · Size: L"), f"the family's line reads {toggle.text!r}"
+        toggle.click()
+        self.wait(lambda: self.row_ids() == ["ZZ-BROWSER-2", "ZZ-BROWSER-2", "ZZ-BROWSER-3"], f"the variants did not open under it; saw {self.row_ids()}")
+        assert toggle.get_attribute("aria-expanded") == "true", "the family's button does not say it is open"
+        options = self.driver.execute_script(
+            "return document.querySelector('#rows tr.variant-row[data-product-id=\"ZZ-BROWSER-3\"] .title-cell').textContent")
+        assert options == "Size: L", f"the variant's row shows {options!r} where its options go"
+        # Acting on one variant: its star stars that variant alone, and its productId opens its detail.
+        self.driver.find_element(By.CSS_SELECTOR, '#rows tr.variant-row[data-product-id="ZZ-BROWSER-3"] button.star').click()
+        self.wait(lambda: [p["productId"] for p in self.server.get_json("/api/favorites")["products"]] == ["ZZ-BROWSER-3"],
+                  "the variant's star did not star it alone")
+        self.driver.find_element(By.CSS_SELECTOR, '#rows tr.variant-row[data-product-id="ZZ-BROWSER-3"] button.star').click()
+        self.wait(lambda: self.server.get_json("/api/favorites")["products"] == [], "the variant's star did not unstar it")
+        self.driver.find_element(By.CSS_SELECTOR, '#rows tr.variant-row[data-product-id="ZZ-BROWSER-3"] .id-button').click()
+        self.wait(lambda: self.element("detail").is_displayed() and self.element("detail-title").text == "Browser test mug, large",
+                  "the variant's productId did not open its detail")
+        chips = self.driver.execute_script("return Array.from(document.querySelectorAll('#detail-options li'), li => li.textContent)")
+        assert chips == ["Size: L"], f"the detail's options read {chips}"
+        self.wait(lambda: self.driver.execute_script("return document.querySelectorAll('#variant-list tr').length") == 2,
+                  "the detail does not list both variants")
+        self.element("detail").find_element(By.CSS_SELECTOR, "[data-close]").click()
+        toggle.click()
+        self.wait(lambda: self.row_ids() == ["ZZ-BROWSER-2"], f"the family did not close; saw {self.row_ids()}")
+
     def favorites(self):
         """A star given with the keyboard puts the product first in the unfiltered list and marks it in searches."""
         self.type_in_search("")
@@ -1777,6 +1817,7 @@ class BrowserTest:
         self.check("a product found by its brand shows the brand, and one found by its type the type, matched words bold", self.matched_brand)
         self.check("a rename lists the product under its new productId, focused", self.rename_product)
         self.check("variants in the detail; a picture cropped square, stored and shown", self.variants_and_image)
+        self.check("a family is one row with its count and options; it opens into its variants, one starred and opened", self.families)
         self.check("a stock file from the import panel; a product's stock table; the \"In stock at\" chip of a store and In stock filter the list", self.stock_by_store)
         self.check("selected rows added to a new collection, shown from its chip and exported, one taken out, the collection deleted; a collection file imported; a search saved as a smart one", self.collections)
         self.check("a star from the keyboard puts the product first and marks it", self.favorites)

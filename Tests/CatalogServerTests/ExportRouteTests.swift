@@ -63,7 +63,7 @@ import Testing
         var products: [Product] = []
         var cursor: KeysetCursor?
         repeat {
-            let page = try search.page(prefix: "", after: cursor, limit: 100)
+            let page = try search.page(prefix: "", listing: .variants, after: cursor, limit: 100)
             products += page.products
             cursor = page.nextCursor
         } while cursor != nil

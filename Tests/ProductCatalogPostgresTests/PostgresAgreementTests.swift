@@ -82,7 +82,7 @@ import Testing
                     for typos in [true, false] {
                         for limit in [1, 3, 20] {
                             let expected = try await PostgresSearchTests.allPages(limit: limit) {
-                                try reference.page(query: query, filters: filters, typos: typos, after: $0, limit: limit)
+                                try reference.page(query: query, filters: filters, typos: typos, listing: .variants, after: $0, limit: limit)
                             }
                             let found = try await PostgresSearchTests.allPages(limit: limit) {
                                 try await search.page(query: query, filters: filters, typos: typos, after: $0, limit: limit)
@@ -119,7 +119,7 @@ import Testing
             let search = try await PostgresProductSearch.open(location)
             for query in ["linen shirt", "linen", "linnen", "shirts", "t-1", "new", "lin sh"] {
                 for sort in [SearchSort.relevance, .newest] {
-                    let expected = try await PostgresSearchTests.allPages(limit: 3) { try reference.page(query: query, sort: sort, after: $0, limit: 3) }
+                    let expected = try await PostgresSearchTests.allPages(limit: 3) { try reference.page(query: query, sort: sort, listing: .variants, after: $0, limit: 3) }
                     let found = try await PostgresSearchTests.allPages(limit: 3) { try await search.page(query: query, sort: sort, after: $0, limit: 3) }
                     #expect(found == expected, "\(query) by \(sort)")
                 }
@@ -139,7 +139,7 @@ import Testing
         let databasePath = folder.path + "/catalog.sqlite"
         _ = try CatalogImporter(options: ImportOptions(databasePath: databasePath)).run(source: try FileByteSource(path: file))
         let reference = try ProductSearch(databasePath: databasePath)
-        let sample = try reference.page(prefix: "", limit: 6_000).products.enumerated().filter { $0.offset % 90 == 7 }.map(\.element)
+        let sample = try reference.page(prefix: "", listing: .variants, limit: 6_000).products.enumerated().filter { $0.offset % 90 == 7 }.map(\.element)
         let queries = Self.queries(from: sample)
         #expect(queries.count >= 300, "\(queries.count) queries")
         let color = try #require(sample.compactMap(\.color).first)
@@ -166,24 +166,24 @@ import Testing
         for (index, query) in queries.enumerated() {
             for typos in [true, false] {
                 let filters = filterSets[index % filterSets.count]
-                let expected = try reference.page(query: query, filters: filters, typos: typos, limit: 20)
+                let expected = try reference.page(query: query, filters: filters, typos: typos, listing: .variants, limit: 20)
                 let found = try await search.page(query: query, filters: filters, typos: typos, limit: 20)
                 #expect(found.products.map(\.productId) == expected.products.map(\.productId), "\(query), typos \(typos), \(filters)")
                 #expect(found.highlights == expected.highlights, "highlights of \(query)")
                 #expect((found.nextCursor == nil) == (expected.nextCursor == nil), "\(query): a next page")
                 if let next = found.nextCursor, let referenceNext = expected.nextCursor {
                     let second = try await search.page(query: query, filters: filters, typos: typos, after: next, limit: 20)
-                    let referenceSecond = try reference.page(query: query, filters: filters, typos: typos, after: referenceNext, limit: 20)
+                    let referenceSecond = try reference.page(query: query, filters: filters, typos: typos, listing: .variants, after: referenceNext, limit: 20)
                     #expect(second.products.map(\.productId) == referenceSecond.products.map(\.productId), "\(query): the second page")
                 }
                 let count = try await search.count(query: query, filters: filters, typos: typos)
-                let referenceCount = try reference.count(query: query, filters: filters, typos: typos)
+                let referenceCount = try reference.count(query: query, filters: filters, typos: typos, listing: .variants)
                 #expect(count == referenceCount, "count of \(query), typos \(typos)")
-                if typos { typoMatches += referenceCount - (try reference.count(query: query, filters: filters, typos: false)) }
+                if typos { typoMatches += referenceCount - (try reference.count(query: query, filters: filters, typos: false, listing: .variants)) }
             }
             if index % 4 == 0 {
                 let sort = [SearchSort.price, .priceDescending, .title, .newest][index / 4 % 4]
-                let expected = try reference.page(query: query, sort: sort, limit: 20)
+                let expected = try reference.page(query: query, sort: sort, listing: .variants, limit: 20)
                 let found = try await search.page(query: query, sort: sort, limit: 20)
                 #expect(found.products.map(\.productId) == expected.products.map(\.productId), "\(query) by \(sort)")
             }
@@ -191,7 +191,7 @@ import Testing
         // The misspelt queries found products with typos: the typo tiers were compared, not only empty ones.
         #expect(typoMatches > wanted, "\(typoMatches) products matched only with typos")
         for sort in [SearchSort.price, .title, .newest] {
-            let expected = try await PostgresSearchTests.allPages(limit: 500) { try reference.page(query: "", sort: sort, after: $0, limit: 500) }
+            let expected = try await PostgresSearchTests.allPages(limit: 500) { try reference.page(query: "", sort: sort, listing: .variants, after: $0, limit: 500) }
             let found = try await PostgresSearchTests.allPages(limit: 500) { try await search.page(query: "", sort: sort, after: $0, limit: 500) }
             #expect(found == expected, "every product by \(sort)")
         }

@@ -50,22 +50,22 @@ import Testing
                 for filters in [SearchFilters(), navy, cheap, sale] {
                     for typos in [false, true] {
                         for limit in [7, 20] {
-                            let expected = try await Self.allPages(limit: limit) { try reference.page(query: query, filters: filters, typos: typos, after: $0, limit: limit) }
+                            let expected = try await Self.allPages(limit: limit) { try reference.page(query: query, filters: filters, typos: typos, listing: .variants, after: $0, limit: limit) }
                             let found = try await Self.allPages(limit: limit) { try await search.page(query: query, filters: filters, typos: typos, after: $0, limit: limit) }
                             // The same products in the same order, page after page: productId
                             // matches first, then word matches tier by tier.
                             #expect(found == expected, "query \(query), \(filters), typos \(typos), limit \(limit)")
                         }
                         let count = try await search.count(query: query, filters: filters, typos: typos)
-                        #expect(count == (try reference.count(query: query, filters: filters, typos: typos)), "count of \(query)")
+                        #expect(count == (try reference.count(query: query, filters: filters, typos: typos, listing: .variants)), "count of \(query)")
                         let facets = try await search.facets(query: query, filters: filters, typos: typos, cap: 300)
                         #expect(facets == (try reference.facets(query: query, filters: filters, typos: typos, cap: 300)), "facets of \(query)")
                     }
                 }
                 let prefixed = try await Self.allPages(limit: 50) { try await search.page(prefix: query, after: $0, limit: 50) }
-                #expect(prefixed == (try await Self.allPages(limit: 50) { try reference.page(prefix: query, after: $0, limit: 50) }))
+                #expect(prefixed == (try await Self.allPages(limit: 50) { try reference.page(prefix: query, listing: .variants, after: $0, limit: 50) }))
             }
-            #expect(try await search.productCount() == (try reference.count(prefix: "")))
+            #expect(try await search.productCount() == (try reference.count(prefix: "", listing: .variants)))
             await search.close()
         }
     }

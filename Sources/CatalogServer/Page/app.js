@@ -18,7 +18,7 @@
 
 import { $ } from "./elements.js";
 import { state } from "./state.js";
-import { search, loadMore, returnToDepth } from "./list.js";
+import { search, loadMore, returnToDepth, toggleFamily } from "./list.js";
 import { watchConnection, onReconnect } from "./connection.js";
 import { wireDialogs, closeDialog, openerOf } from "./dialogs.js";
 import { openDetail } from "./detail.js";
@@ -61,6 +61,8 @@ function wireList() {
   $("rows").addEventListener("click", (event) => {
     const star = event.target.closest("button.star");
     if (star) return toggleStar(star);
+    const family = event.target.closest("button.family-toggle");
+    if (family) return toggleFamily(family);
     const row = event.target.closest("tr");
     if (!row) return;
     // A change not sent yet opens in the editor, to change or send again.

@@ -8,7 +8,7 @@ import { showMessage } from "./messages.js";
 import { FIELDS } from "./fields.js";
 import { starButton } from "./list.js";
 import { recordOpened } from "./address.js";
-import { counted, formatPrice, numberFormat, thousandths } from "./formats.js";
+import { counted, formatPrice, numberFormat, optionPairs, thousandths } from "./formats.js";
 
 /** Opens the detail of `productId` and puts it in the address; focus goes back to `opener` when it closes. */
 export async function openDetail(productId, opener) {
@@ -30,8 +30,16 @@ export async function openDetail(productId, opener) {
   // The description comes after the stock, in a section of its own; a quantity no one gave is not a field.
   $("description-text").textContent = product.description || "";
   $("detail-description").hidden = !product.description;
+  // A variant's options as chips under the summary, not as a line of text among the fields.
+  const chips = optionPairs(product.options).map((option) => {
+    const chip = document.createElement("li");
+    chip.textContent = `${option.name}: ${option.value}`;
+    return chip;
+  });
+  $("detail-options").replaceChildren(...chips);
+  $("detail-options").hidden = chips.length === 0;
   for (const [key, value] of Object.entries(product)) {
-    if (key === "description" || (key === "quantity" && value === null)) continue;
+    if (key === "description" || key === "options" || (key === "quantity" && value === null)) continue;
     const label = FIELDS.find((field) => field.name === key)?.label ?? key;
     const term = document.createElement("dt");
     term.textContent = label;
@@ -63,7 +71,10 @@ function showSummary(product, stores) {
   $("detail-summary").textContent = parts.join(" · ");
 }
 
-/** Lists the other products of the same family (groupId), each a link to its own detail. */
+/**
+ * The family's variants (same groupId), this one among them, as a table: options, price, stock
+ * and productId, which opens the variant's own detail.
+ */
 async function showVariants(product) {
   const section = $("detail-variants");
   section.hidden = true;
@@ -75,20 +86,35 @@ async function showVariants(product) {
   } catch {
     return; // the detail is whole without them
   }
-  if (state.current !== product) return;
-  const others = body.products.filter((variant) => variant.productId !== product.productId);
-  if (others.length === 0) return;
-  $("variants-title").textContent = `Variants of this product (${others.length + 1} in the family “${product.groupId}”)`;
-  for (const variant of others) {
-    const item = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "id-button";
-    button.dataset.variant = variant.productId;
-    button.textContent = variant.productId;
-    const fields = [variant.color, variant.size, variant.salesPrice || variant.listPrice].filter(Boolean).join(" · ");
-    item.append(button, document.createTextNode(fields ? " " + fields : ""));
-    $("variant-list").append(item);
+  if (state.current !== product || body.products.length < 2) return;
+  $("variants-title").textContent = `Variants of this product (${numberFormat.format(body.products.length)} in the family “${product.groupId}”)`;
+  for (const variant of body.products) {
+    const row = document.createElement("tr");
+    const options = document.createElement("td");
+    options.textContent = optionPairs(variant.options).map((option) => `${option.name}: ${option.value}`).join(" · ") ||
+      [variant.color, variant.size].filter(Boolean).join(" · ") || "—";
+    const price = document.createElement("td");
+    price.className = "number";
+    price.textContent = formatPrice(variant.salesPrice ?? variant.listPrice, variant.currency) || "—";
+    const stock = document.createElement("td");
+    stock.className = "number";
+    const stores = body.stock?.[variant.productId];
+    const quantity = stores ? stores.reduce((sum, entry) => sum + entry.quantity, 0) : variant.quantity;
+    stock.textContent = quantity === null || quantity === undefined ? "—" : numberFormat.format(quantity);
+    const id = document.createElement("td");
+    if (variant.productId === product.productId) {
+      id.textContent = `${variant.productId} (this one)`;
+      row.className = "current";
+    } else {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "id-button";
+      button.dataset.variant = variant.productId;
+      button.textContent = variant.productId;
+      id.append(button);
+    }
+    row.append(options, price, stock, id);
+    $("variant-list").append(row);
   }
   section.hidden = false;
 }

@@ -53,3 +53,27 @@ export function formatPrice(text, currency) {
   const [whole, fraction] = text.split(".");
   return numberFormat.format(Number(whole)) + (fraction !== undefined ? "." + fraction : "");
 }
+
+/**
+ * A family listed as one result, in a few words: "12 variants · 4 lengths · 3 colors · $77.80–$153.00";
+ * an option with one value across the family is named with it ("Color: black").
+ */
+export function familyPhrase(family, currency) {
+  const parts = [counted(family.variants, "variant")];
+  for (const option of family.options) {
+    parts.push(option.values.length === 1 ? `${option.name}: ${option.values[0]}` : `${option.values.length} ${option.name.toLowerCase()}s`);
+  }
+  if (family.lowestPrice !== null && family.highestPrice !== null && family.lowestPrice !== family.highestPrice) {
+    parts.push(`${formatPrice(family.lowestPrice, currency)}–${formatPrice(family.highestPrice, currency)}`);
+  }
+  return parts.join(" · ");
+}
+
+/** A variant's options (the field as stored: "Length: 14 Inches; Color: beige") as name and value pairs. */
+export function optionPairs(text) {
+  if (!text) return [];
+  return text.split("; ").filter(Boolean).map((part) => {
+    const colon = part.indexOf(": ");
+    return colon < 0 ? { name: "Option", value: part } : { name: part.slice(0, colon), value: part.slice(colon + 2) };
+  });
+}

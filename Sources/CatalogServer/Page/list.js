@@ -1,7 +1,7 @@
 // The list: search as you type, 20 products a page, more as you scroll; starred products first.
 
 import { $, thumbnail, hiddenText } from "./elements.js";
-import { counted, formatPrice, numberFormat, thousandths } from "./formats.js";
+import { counted, familyPhrase, formatPrice, numberFormat, optionPairs, thousandths } from "./formats.js";
 import { request, productPath, Unreachable } from "./api.js";
 import { state, isUnfiltered } from "./state.js";
 import { showMessage, hideMessage } from "./messages.js";
@@ -341,8 +341,55 @@ function priceCell(product) {
   return td;
 }
 
-/** A table row for `product`: a star, its productId as the button that opens the detail, its fields. */
-function productRow(product, starredGroup = false, stores = null) {
+/**
+ * Under a family's title: how many variants and their options, a button that opens the family
+ * into its variants, a row each, below it (and closes it again).
+ */
+function familyToggle(product) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "family-toggle";
+  button.dataset.family = product.productId;
+  button.setAttribute("aria-expanded", "false");
+  button.textContent = familyPhrase(product.family, product.currency);
+  button.title = "Show the variants of this product";
+  return button;
+}
+
+/** Opens the family of the row's product into a row per variant under it, or closes it. */
+export async function toggleFamily(button) {
+  const row = button.closest("tr");
+  const id = row.dataset.productId;
+  for (const old of [...$("rows").querySelectorAll("tr.variant-row")]) if (old.dataset.variantOf === id) old.remove();
+  if (button.getAttribute("aria-expanded") === "true") {
+    button.setAttribute("aria-expanded", "false");
+    button.title = "Show the variants of this product";
+    return;
+  }
+  let body;
+  try {
+    body = await request(productPath(id) + "/variants");
+  } catch (error) {
+    showMessage(error.message, true);
+    return;
+  }
+  const stock = body.stock ?? {};
+  const variants = body.products.map((variant) => {
+    const variantRow = productRow(variant, false, stock[variant.productId] ?? null, true);
+    variantRow.classList.add("variant-row");
+    variantRow.dataset.variantOf = id;
+    return variantRow;
+  });
+  row.after(...variants);
+  button.setAttribute("aria-expanded", "true");
+  button.title = "Hide the variants";
+}
+
+/**
+ * A table row for `product`: a star, its productId as the button that opens the detail, its
+ * fields; a variant shown under its family has its options where the title is.
+ */
+function productRow(product, starredGroup = false, stores = null, asVariant = false) {
   const row = document.createElement("tr");
   row.dataset.productId = product.productId;
   if (starredGroup) row.classList.add("starred-group");
@@ -373,7 +420,8 @@ function productRow(product, starredGroup = false, stores = null) {
   idCell.append(button);
   row.append(idCell);
 
-  const titleCell = highlightedCell("title-cell", product.title, "Title", product.highlights?.title);
+  const options = asVariant ? optionPairs(product.options).map((option) => `${option.name}: ${option.value}`).join(" · ") : "";
+  const titleCell = options ? cell("title-cell", options, "Options") : highlightedCell("title-cell", product.title, "Title", product.highlights?.title);
   // Found by its brand while the Brand column is hidden: the brand shows under the title with its matched words.
   if (product.brand && product.highlights?.brand?.length && !isShown("brand")) {
     const line = document.createElement("span");
@@ -382,6 +430,7 @@ function productRow(product, starredGroup = false, stores = null) {
     titleCell.append(line);
   }
   titleCell.title = product.title || "";
+  if (product.family) titleCell.append(familyToggle(product));
   row.append(titleCell);
   row.append(priceCell(product));
   // The optional columns (columns.js), each marked with its key so that a hidden one is hidden in every row.

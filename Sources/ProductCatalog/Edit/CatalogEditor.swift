@@ -29,6 +29,8 @@ public final class CatalogEditor {
     private var fieldsChecked = false
     /// True inside ``write(_:)``: a write within it (a batch's changes) joins its transaction.
     private var writing = false
+    /// Set when a write binds a product with a family, so that the write makes sure the catalog keeps ``FamilyIndex``.
+    private var wroteFamily = false
     /// The names of the table's extra columns, as the table spells them.
     public let extraColumns: [String]
 
@@ -164,7 +166,9 @@ public final class CatalogEditor {
                 if !fieldsChecked { try CatalogSchema.upgrade(connection) }
                 writing = true
                 defer { writing = false }
+                wroteFamily = false
                 let result = try body()
+                if wroteFamily { try FamilyIndex.create(connection) }
                 try WordLists.compactIfWanted(connection, products: try CatalogUpdate.productCount(connection))
                 return result
             }
@@ -213,6 +217,7 @@ public final class CatalogEditor {
 
     /// Binds the known fields in ``ProductField`` order to parameters 1…9, then the extras.
     private func bindFields(of product: Product, extras: [ExtraAssignment], to statement: Statement) throws {
+        if product.groupId != nil { wroteFamily = true }
         for (index, field) in zip(Int32(1)..., ProductField.allCases) {
             switch product[field] {
             case .text(let text)?: try statement.bind(index, text)

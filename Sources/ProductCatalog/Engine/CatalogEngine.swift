@@ -18,16 +18,19 @@ public protocol CatalogEngine: Sendable {
     var imagesFolder: String { get }
     /// Whether the catalog keeps stock by store, so that a stock file can be imported into it.
     var keepsStockByStore: Bool { get }
+    /// Whether a search can list a product family as one result (``ResultListing/families``);
+    /// without, every search lists every variant.
+    var listsFamilies: Bool { get }
 
     /// A page of products matching `text` (a query, or with `byPrefix` the start of a productId)
     /// and `filters`, and how many match in all, `complete` false when counting stopped early
     /// (a query with words counts up to ``ProductSearch/queryCountCap``).
-    func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
+    func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
               limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool)
     /// One unchanging state of the catalog to read a whole search from (an export); see ``CatalogSnapshot``.
     func snapshot() async throws -> any CatalogSnapshot
     /// The same page without counting the matches, for reading through all of them.
-    func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
+    func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
                   limit: Int) async throws -> SearchPage
     /// How many of the products ``page(_:byPrefix:filters:typos:sort:after:limit:)`` finds have each type, color and size.
     func facets(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool) async throws -> FacetCounts?
@@ -95,6 +98,7 @@ public protocol CatalogEngine: Sendable {
 extension CatalogEngine {
     /// Catalog files keep stock by store; an engine that does not says so.
     public var keepsStockByStore: Bool { true }
+    public var listsFamilies: Bool { true }
 
     /// Throws when the catalog cannot be reached or is not a catalog; a catalog not made yet is fine.
     public func checkOpenable() async throws {
@@ -116,8 +120,8 @@ extension CatalogEngine {
     }
 
     /// A page in the search's own order, typos allowed.
-    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters = SearchFilters(), after cursor: KeysetCursor?,
-                     limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
-        try await page(text, byPrefix: byPrefix, filters: filters, typos: true, sort: .relevance, after: cursor, limit: limit)
+    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters = SearchFilters(), listing: ResultListing = .families,
+                     after cursor: KeysetCursor?, limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
+        try await page(text, byPrefix: byPrefix, filters: filters, typos: true, sort: .relevance, listing: listing, after: cursor, limit: limit)
     }
 }

@@ -15,7 +15,7 @@
 /// it as soon as the reading is done; a snapshot released unclosed ends with its connection.
 public protocol CatalogSnapshot: Sendable {
     /// As ``CatalogEngine/products(_:byPrefix:filters:typos:sort:after:limit:)``, in the snapshot.
-    func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
+    func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
                   limit: Int) async throws -> SearchPage
     /// As ``CatalogEngine/stock(of:)``, in the snapshot.
     func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]]
@@ -26,12 +26,13 @@ public protocol CatalogSnapshot: Sendable {
 }
 
 extension CatalogSnapshot {
-    /// Calls `body` with every product `search` finds, `batchSize` at a time, in the search's order.
+    /// Calls `body` with every product `search` finds, `batchSize` at a time, in the search's order:
+    /// every variant, as an export writes them.
     public func forEachBatch(of search: SavedSearch, typos: Bool, batchSize: Int, _ body: ([Product]) async throws -> Void) async throws {
         var cursor: KeysetCursor?
         repeat {
             let page = try await products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: typos, sort: search.sort,
-                                          after: cursor, limit: batchSize)
+                                          listing: .variants, after: cursor, limit: batchSize)
             try await body(page.products)
             cursor = page.nextCursor
         } while cursor != nil

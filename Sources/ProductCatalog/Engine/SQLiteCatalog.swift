@@ -46,10 +46,10 @@ public final class SQLiteCatalog: CatalogEngine {
     /// A page of products matching `text` (a query, or with `byPrefix` the start of a productId)
     /// and `filters`, and how many match in all: exactly for a prefix or a query without words,
     /// and for a query with words up to 10,000 (`complete` false when more match).
-    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
+    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
                      limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
         try await read { side in
-            try side.recovering { try $0.page(text, byPrefix: byPrefix, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit) }
+            try side.recovering { try $0.page(text, byPrefix: byPrefix, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit) }
         }
     }
 
@@ -59,10 +59,10 @@ public final class SQLiteCatalog: CatalogEngine {
     }
 
     /// The same page without counting the matches.
-    public func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
+    public func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
                          limit: Int) async throws -> SearchPage {
         try await read { side in
-            try side.recovering { try $0.products(text, byPrefix: byPrefix, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit) }
+            try side.recovering { try $0.products(text, byPrefix: byPrefix, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit) }
         }
     }
 

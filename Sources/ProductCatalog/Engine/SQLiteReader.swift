@@ -38,6 +38,7 @@ struct SQLiteReader {
         var byPrefix: Bool
         var filters: SearchFilters
         var typos: Bool
+        var listing: ResultListing
     }
 
     private struct PageKey: Hashable {
@@ -60,16 +61,17 @@ struct SQLiteReader {
     /// catalog); a query with words stops past ``ProductSearch/queryCountCap``, with `complete`
     /// false and the count a lower bound: counting every word match of a common word on ten
     /// million products takes seconds.
-    mutating func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool = true, sort: SearchSort = .relevance,
+    mutating func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool = true, sort: SearchSort = .relevance, listing: ResultListing = .families,
                        after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int, complete: Bool) {
         guard let search = try currentSearch() else { return (SearchPage(products: [], nextCursor: nil), 0, true) }
         try dropCachesIfChanged()
-        let key = CountKey(text: text, byPrefix: byPrefix, filters: filters, typos: typos)
+        let key = CountKey(text: text, byPrefix: byPrefix, filters: filters, typos: typos, listing: listing)
         let pageKey = PageKey(count: key, sort: sort, cursor: cursor, limit: limit)
         if let known = pages[pageKey] { return known }
-        let page = byPrefix
-            ? try search.page(prefix: text, filters: filters, after: cursor, limit: limit)
-            : try search.page(query: text, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit)
+        var page = byPrefix
+            ? try search.page(prefix: text, filters: filters, listing: listing, after: cursor, limit: limit)
+            : try search.page(query: text, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit)
+        if listing == .families { page.families = try search.familySummaries(of: page.products) }
         let answer = try counted(page, key, search)
         // An export's batches are read once and are large: only pages people look at are kept.
         guard limit <= Self.largestKeptPage else { return answer }
@@ -84,11 +86,13 @@ struct SQLiteReader {
 
     /// The page alone, neither counted nor kept.
     mutating func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort,
-                           after cursor: KeysetCursor?, limit: Int) throws -> SearchPage {
+                           listing: ResultListing, after cursor: KeysetCursor?, limit: Int) throws -> SearchPage {
         guard let search = try currentSearch() else { return SearchPage(products: [], nextCursor: nil) }
-        return byPrefix
-            ? try search.page(prefix: text, filters: filters, after: cursor, limit: limit)
-            : try search.page(query: text, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit)
+        var page = byPrefix
+            ? try search.page(prefix: text, filters: filters, listing: listing, after: cursor, limit: limit)
+            : try search.page(query: text, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit)
+        if listing == .families { page.families = try search.familySummaries(of: page.products) }
+        return page
     }
 
     /// `page` with the count of all matches of `key`.
@@ -105,10 +109,10 @@ struct SQLiteReader {
             count = known
         } else {
             if byPrefix {
-                let found = try search.count(prefix: text, filters: filters, upTo: limit)
+                let found = try search.count(prefix: text, filters: filters, listing: key.listing, upTo: limit)
                 count = MatchCount(count: found, isComplete: limit.map { found < $0 } ?? true)
             } else {
-                count = try search.countMatches(query: text, filters: filters, typos: key.typos, upTo: limit)
+                count = try search.countMatches(query: text, filters: filters, typos: key.typos, listing: key.listing, upTo: limit)
             }
             if counts.count >= 256 { counts.removeAll() }
             counts[key] = count

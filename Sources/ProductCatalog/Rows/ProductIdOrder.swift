@@ -6,4 +6,9 @@ enum ProductIdOrder {
     static func fold(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
+
+    /// `productId` with its ASCII letters in lower case: equal for two productIds `NOCASE` finds equal.
+    static func folded(_ productId: String) -> String {
+        String(decoding: productId.utf8.map(fold), as: UTF8.self)
+    }
 }

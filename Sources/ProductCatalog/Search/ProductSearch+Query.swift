@@ -11,7 +11,7 @@ extension ProductSearch {
     /// a deep page costs what the first does; filters skip the products they leave out on the way.
     /// A query keeps its first ``WordQuery/maxWords`` words. A catalog without a word index of
     /// this layout (see ``hasWordIndex``) gives productId matches only.
-    public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true,
+    public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, listing: ResultListing = .families,
                      after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
         precondition(limit > 0, "a page holds at least one product")
         // One read transaction: the many short reads of the lists take the file's lock once.
@@ -26,42 +26,59 @@ extension ProductSearch {
                 return page
             }
             if position == nil {
-                let prefixPage = try page(prefix: query, filters: filters, after: cursor, limit: limit)
+                let prefixPage = try page(prefix: query, filters: filters, listing: listing, after: cursor, limit: limit)
                 if prefixPage.nextCursor != nil { return try highlighted(prefixPage) }
                 products = prefixPage.products
             }
             guard let plan else {
                 return SearchPage(products: products, nextCursor: nil)
             }
-            // One more than fits, to know whether a next page exists.
-            let hits = try indexHits(plan, after: position, excluding: PrefixRange(prefix: query), filters: filters,
-                                     limit: limit - products.count + 1)
-            let fitting = hits.prefix(limit - products.count)
+            let range = PrefixRange(prefix: query)
+            var judge = try listsFamilies(listing) ? FamilyJudge(search: self, plan: plan, range: range, filters: filters) : nil
+            // One more than fits, to know whether a next page exists; listing families, read on
+            // until that many are listed, since a family's later matches are passed over.
+            let room = limit - products.count
+            var listed: [IndexHit] = []
+            var from = position
+            while listed.count <= room {
+                let wanted = room + 1 - listed.count
+                let read = judge == nil ? wanted : max(wanted, 32)
+                let hits = try indexHits(plan, after: from, excluding: range, filters: filters, limit: read)
+                for hit in hits where listed.count <= room {
+                    if try judge?.lists(hit) ?? true { listed.append(hit) }
+                }
+                guard hits.count == read, let last = hits.last else { break }
+                from = (last.rank, last.row)
+            }
+            let fitting = listed.prefix(room)
             for hit in fitting {
                 if let product = try product(id: hit.productId) { products.append(product) }
             }
-            guard hits.count > fitting.count else { return try highlighted(SearchPage(products: products, nextCursor: nil)) }
+            guard listed.count > fitting.count else { return try highlighted(SearchPage(products: products, nextCursor: nil)) }
             let last = fitting.last.map { ($0.rank, $0.row) } ?? position ?? (MatchRank.first, 0)
             return try highlighted(SearchPage(products: products, nextCursor: KeysetCursor(afterWordBucket: last.0.code, row: last.1)))
         }
     }
 
-    /// How many products ``page(query:filters:after:limit:)`` lists in all; with `limit`,
-    /// counting stops at `limit`.
-    public func countMatches(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, upTo limit: Int? = nil) throws -> MatchCount {
+    /// How many products ``page(query:filters:after:limit:)`` lists in all (families, when
+    /// `listing` says so); with `limit`, counting stops at `limit`.
+    public func countMatches(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, listing: ResultListing = .families,
+                             upTo limit: Int? = nil) throws -> MatchCount {
         precondition(limit.map { $0 >= 0 } ?? true, "a count stops at 0 or more")
         return try connection.reading {
-            let byId = try count(prefix: query, filters: filters, upTo: limit)
+            let byId = try count(prefix: query, filters: filters, listing: listing, upTo: limit)
             if let limit, byId >= limit { return MatchCount(count: limit, isComplete: false) }
             guard let plan = try indexPlan(query, typos: typos) else { return MatchCount(count: byId, isComplete: true) }
-            let words = try indexCount(plan, excluding: PrefixRange(prefix: query), filters: filters, limit: limit.map { $0 - byId })
+            let words = try indexCount(plan, excluding: PrefixRange(prefix: query), filters: filters, families: try listsFamilies(listing),
+                                       limit: limit.map { $0 - byId })
             return MatchCount(count: byId + words.count, isComplete: words.isComplete)
         }
     }
 
     /// ``countMatches(query:filters:upTo:)``'s count alone: exact without `limit`, `limit` when at least that many match.
-    public func count(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, upTo limit: Int? = nil) throws -> Int {
-        try countMatches(query: query, filters: filters, typos: typos, upTo: limit).count
+    public func count(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, listing: ResultListing = .families,
+                      upTo limit: Int? = nil) throws -> Int {
+        try countMatches(query: query, filters: filters, typos: typos, listing: listing, upTo: limit).count
     }
 
     /// `SELECT count(*)` of the rows `clauses` select, stopping at `?9` rows when `limited`.

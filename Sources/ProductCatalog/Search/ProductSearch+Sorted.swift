@@ -7,37 +7,92 @@ extension ProductSearch {
     /// product's productId and words, stopping once the page is full. Either way a page starts
     /// after the cursor's value, so page 1,000 reads what page 1 reads.
     public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, sort: SearchSort,
-                     after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
-        guard sort != .relevance else { return try page(query: query, filters: filters, typos: typos, after: cursor, limit: limit) }
+                     listing: ResultListing = .families, after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
+        guard sort != .relevance else {
+            return try page(query: query, filters: filters, typos: typos, listing: listing, after: cursor, limit: limit)
+        }
         precondition(limit > 0, "a page holds at least one product")
         let plan = try indexPlan(query, typos: typos)
-        let after = cursor?.sortPosition.flatMap { $0.sort == sort ? $0 : nil }
-        var keys: [SortKey]
-        // A collection is counted first too: a small one is read and sorted, not found by walking the catalog.
-        if ProductRules.trimmed(query).isEmpty, filters.collection == nil {
-            keys = try walk(sort, filters: filters, after: after, limit: limit + 1) { _ in true }
-        } else {
-            let count = try countMatches(query: query, filters: filters, typos: typos, upTo: sortedInMemory + 1)
-            if count.isComplete {
-                keys = try allMatches(query, plan: plan, filters: filters, sort: sort, count: count.count)
-                    .filter { after.map($0.comes(after:)) ?? true }
-                keys = Array(keys.prefix(limit + 1))
-            } else {
-                let range = PrefixRange(prefix: query)
-                let tokenizer = try wordTokenizer
-                let check = plan.map { WordMatchCheck(plan: $0, tokenizer: tokenizer) }
-                keys = try walk(sort, filters: filters, after: after, limit: limit + 1) { row in
-                    if range.contains(row.productId) { return true }
-                    return try check?.matches(row) ?? false
-                }
-            }
+        let range = PrefixRange(prefix: query)
+        let tokenizer = try wordTokenizer
+        let check = plan.map { WordMatchCheck(plan: $0, tokenizer: tokenizer) }
+        let hasQuery = !ProductRules.trimmed(query).isEmpty
+        /// Whether a product read in the sort's order matches the query.
+        func matches(_ row: SortedRow) throws -> Bool {
+            guard hasQuery else { return true }
+            if range.contains(row.productId) { return true }
+            return try check?.matches(row) ?? false
         }
-        let fitting = keys.prefix(limit)
+        // The matches after `after`, in the sort's order, up to `limit`.
+        var allKeys: [SortKey]?
+        func keys(after: SortPosition?, limit: Int) throws -> [SortKey] {
+            // A collection is counted first too: a small one is read and sorted, not found by walking the catalog.
+            if !hasQuery, filters.collection == nil {
+                return try walk(sort, filters: filters, after: after, limit: limit) { _ in true }
+            }
+            if allKeys == nil {
+                let count = try countMatches(query: query, filters: filters, typos: typos, listing: .variants, upTo: sortedInMemory + 1)
+                if count.isComplete { allKeys = try allMatches(query, plan: plan, filters: filters, sort: sort, count: count.count) }
+            }
+            if let allKeys {
+                return Array(allKeys.lazy.filter { after.map($0.comes(after:)) ?? true }.prefix(limit))
+            }
+            return try walk(sort, filters: filters, after: after, limit: limit, matches)
+        }
+        var judge = try listsFamilies(listing) ? SortedFamilyJudge(search: self, sort: sort, filters: filters, matches: matches) : nil
+        // One more than fits, to know whether a next page exists; listing families, read on until
+        // that many are listed, since a family's later variants are passed over.
+        var listed: [SortKey] = []
+        var from = cursor?.sortPosition.flatMap { $0.sort == sort ? $0 : nil }
+        while listed.count <= limit {
+            let wanted = limit + 1 - listed.count
+            let read = judge == nil ? wanted : max(wanted, 32)
+            let found = try keys(after: from, limit: read)
+            for key in found where listed.count <= limit {
+                if try judge?.lists(key) ?? true { listed.append(key) }
+            }
+            guard found.count == read, let last = found.last else { break }
+            from = last.position(sort)
+        }
+        let fitting = listed.prefix(limit)
         let products = try fitting.compactMap { try product(id: $0.productId) }
-        let next = keys.count > limit ? fitting.last.map { KeysetCursor(after: $0.position(sort)) } : nil
+        let next = listed.count > limit ? fitting.last.map { KeysetCursor(after: $0.position(sort)) } : nil
         var page = SearchPage(products: products, nextCursor: next)
         if let plan { page.highlights = try products.map { try highlights(of: $0, plan: plan) } }
         return page
+    }
+
+    /// Tells which products of a sorted search are listed when families are: the first of each
+    /// family in the sort's order among those that match and pass the filters.
+    struct SortedFamilyJudge {
+        let search: ProductSearch
+        let sort: SearchSort
+        let filters: SearchFilters
+        let matches: (SortedRow) throws -> Bool
+        /// The families met so far: each is listed at most at its first product.
+        private var met = Set<String>()
+
+        init(search: ProductSearch, sort: SearchSort, filters: SearchFilters, matches: @escaping (SortedRow) throws -> Bool) {
+            self.search = search
+            self.sort = sort
+            self.filters = filters
+            self.matches = matches
+        }
+
+        /// True when the product at `key` is listed.
+        mutating func lists(_ key: SortKey) throws -> Bool {
+            guard let groupId = try search.groupId(of: key.productId) else { return true }
+            guard met.insert(groupId).inserted else { return false }
+            var before = false
+            try search.familyMembers(groupId, except: key.productId, filters: filters, columns: try search.walkColumns(sort),
+                                     from: try search.sortSource(sort)) { statement in
+                guard !before else { return }
+                let row = SortedRow(statement: statement)
+                let member = SortKey(value: ProductSearch.sortValue(statement, 0, sort), productId: row.productId)
+                if SortKey.before(member, key, sort), try matches(row) { before = true }
+            }
+            return !before
+        }
     }
 
     /// A product's place in a sorted search.
@@ -74,7 +129,7 @@ extension ProductSearch {
 
     /// The sort keys of every match of `query` (there are `count`), sorted.
     private func allMatches(_ query: String, plan: WordPlan?, filters: SearchFilters, sort: SearchSort, count: Int) throws -> [SortKey] {
-        var ids = try page(prefix: query, filters: filters, limit: max(1, count)).products.map(\.productId)
+        var ids = try page(prefix: query, filters: filters, listing: .variants, limit: max(1, count)).products.map(\.productId)
         if let plan {
             ids += try indexHits(plan, after: nil, excluding: PrefixRange(prefix: query), filters: filters, limit: max(1, count)).map(\.productId)
         }
@@ -174,7 +229,7 @@ extension ProductSearch {
     }
 
     /// The columns a walk reads: the sort's value, the productId, and the fields words are matched in.
-    private func walkColumns(_ sort: SearchSort) throws -> String {
+    func walkColumns(_ sort: SearchSort) throws -> String {
         let fields = try WordLists.fields.map { ProductColumn.expression(for: $0, alias: "p", columnNames: try productColumnNames) }
         return "\(try sortExpression(sort)), p.productId, " + fields.joined(separator: ", ")
     }
@@ -259,12 +314,12 @@ extension ProductSearch {
 
     /// `FROM …` for the products `p` with what ``sortExpression(_:)`` reads: for the newest
     /// first, the order products were added in since the last import (``ProductAdditions``).
-    private func sortSource(_ sort: SearchSort) throws -> String {
+    func sortSource(_ sort: SearchSort) throws -> String {
         guard sort == .newest, try connection.hasTable(ProductAdditions.table) else { return "FROM \(CatalogSchema.table) p" }
         return "FROM \(CatalogSchema.table) p LEFT JOIN \(ProductAdditions.table) a ON a.productId = p.productId"
     }
 
-    private static func sortValue(_ statement: Statement, _ column: Int32, _ sort: SearchSort) -> SortPosition.SortValue? {
+    static func sortValue(_ statement: Statement, _ column: Int32, _ sort: SearchSort) -> SortPosition.SortValue? {
         if statement.isNull(at: column) { return nil }
         return sort == .title ? .text(statement.text(at: column) ?? "") : .number(statement.int64(at: column))
     }

@@ -1,9 +1,8 @@
 extension ProductSearch {
     /// The products of the family `groupId` (variants share it), in productId order, at most `limit`.
     ///
-    /// No index serves it (one would slow every import): it reads the catalog until it has
-    /// `limit` products, which for a small family means reading every product.
-    public func variants(groupId: String, limit: Int = 100) throws -> [Product] {
+    /// ``FamilyIndex`` finds them: a family costs what its own variants cost, at any catalog size.
+    public func variants(groupId: String, limit: Int = 500) throws -> [Product] {
         let column = ProductField.groupId.columnName
         guard try hasColumn(.groupId) else { return [] }
         let statement = try prepared("SELECT * FROM \(CatalogSchema.table) WHERE \(column) = ?1 ORDER BY productId LIMIT ?2")

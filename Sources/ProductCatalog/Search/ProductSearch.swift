@@ -49,16 +49,20 @@ public final class ProductSearch {
     static let mappedBytes = 1 << 30
 
     /// Up to `limit` products whose productId starts with `prefix` (ASCII case ignored) and that
-    /// meet `filters`, after `cursor`.
-    public func page(prefix: String, filters: SearchFilters = SearchFilters(), after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
+    /// meet `filters`, after `cursor`; listing families, the first of each in productId order.
+    public func page(prefix: String, filters: SearchFilters = SearchFilters(), listing: ResultListing = .families,
+                     after cursor: KeysetCursor? = nil, limit: Int = defaultPageSize) throws -> SearchPage {
         precondition(limit > 0, "a page holds at least one product")
         let range = PrefixRange(prefix: prefix)
         let useCursor = cursor.map { !range.isBefore($0.lastProductId) } ?? false
         let source = try self.source(filters)
         let filter = try filterClause(filters, drivenByCollection: source.byCollection)
+        let families = try listsFamilies(listing)
         var sql = "SELECT p.* \(source.from) WHERE \(source.key) \(useCursor ? ">" : ">=") ?1"
         if range.upper != nil { sql += " AND \(source.key) < ?2" }
-        sql += filter.sql + " ORDER BY \(source.key) LIMIT ?3"
+        sql += filter.sql
+        if families { sql += try familyFirstClause(filters, source: source, hasUpper: range.upper != nil) }
+        sql += " ORDER BY \(source.key) LIMIT ?3"
 
         let statement = try prepared(sql)
         var products: [Product] = []
@@ -73,6 +77,7 @@ public final class ProductSearch {
             try statement.bind(3, Int64(limit + 1))
             try source.bind(to: statement)
             try filter.bind(to: statement)
+            if families { try bindFamilyRange(range, to: statement) }
             let columns = try self.columns(of: statement)
             while try statement.step() {
                 products.append(ProductColumn.product(from: statement, columns: columns))
@@ -86,12 +91,25 @@ public final class ProductSearch {
         return SearchPage(products: products, nextCursor: next)
     }
 
-    /// How many products start with `prefix` and meet `filters`; with `limit`, counting stops there.
-    public func count(prefix: String, filters: SearchFilters = SearchFilters(), upTo limit: Int? = nil) throws -> Int {
+    /// How many products start with `prefix` and meet `filters` (families, when `listing` says
+    /// so: see ``ResultListing``); with `limit`, counting stops there.
+    public func count(prefix: String, filters: SearchFilters = SearchFilters(), listing: ResultListing = .families,
+                      upTo limit: Int? = nil) throws -> Int {
         precondition(limit.map { $0 >= 0 } ?? true, "a count stops at 0 or more")
+        let families = try listsFamilies(listing)
         // The whole catalog: its count is kept with its facets, so it costs the same at any size.
-        if prefix.isEmpty, filters.isEmpty, let total = try FacetIndex.productCount(connection) {
+        if prefix.isEmpty, filters.isEmpty, let total = try families ? familyCount() : FacetIndex.productCount(connection) {
             return limit.map { min($0, total) } ?? total
+        }
+        if families {
+            let statement = try prepared(Self.counting(try prefixMatchClauses(prefix, filters, families: true), limited: limit != nil))
+            return try statement.using {
+                try bindPrefixMatch(prefix, filters, to: statement)
+                try bindFamilyRange(PrefixRange(prefix: prefix), to: statement)
+                if let limit { try statement.bind(9, Int64(limit)) }
+                try statement.step()
+                return Int(statement.int64(at: 0))
+            }
         }
         // Products in stock at some stores, and nothing else asked: counted from the stock, not by
         // checking each product (a million products: 4 s), kept exact for one store.
@@ -113,11 +131,13 @@ public final class ProductSearch {
 
     /// `FROM … WHERE …` for the products `p` whose productId starts with `prefix` (`?1`, `?2`)
     /// and that meet `filters` (`?8`, and `?10` on), in the order of ``prefixMatchKey(_:)``.
-    func prefixMatchClauses(_ prefix: String, _ filters: SearchFilters) throws -> String {
+    /// With `families`, only the first of each family (``familyFirstClause(_:source:hasUpper:)``, `?6` and `?7`).
+    func prefixMatchClauses(_ prefix: String, _ filters: SearchFilters, families: Bool = false) throws -> String {
         let range = PrefixRange(prefix: prefix)
         let source = try self.source(filters)
         return "\(source.from) WHERE \(source.key) >= ?1" + (range.upper == nil ? "" : " AND \(source.key) < ?2")
             + (try filterClause(filters, drivenByCollection: source.byCollection)).sql
+            + (families ? try familyFirstClause(filters, source: source, hasUpper: range.upper != nil) : "")
     }
 
     /// The productId column ``prefixMatchClauses(_:_:)`` reads in order.
@@ -163,11 +183,11 @@ public final class ProductSearch {
 
     /// The conditions of `filters` on the product `p`, numbered from `?10`; with
     /// `drivenByCollection`, all but the collection's, which the members read give.
-    func filterClause(_ filters: SearchFilters, drivenByCollection: Bool = false) throws -> FilterClause {
+    func filterClause(_ filters: SearchFilters, drivenByCollection: Bool = false, alias: String = "p") throws -> FilterClause {
         let asksStock = filters.inStock || !filters.stores.isEmpty
         var filters = filters
         if drivenByCollection { filters.collection = nil }
-        return FilterClause(filters, alias: "p", columnNames: try productColumnNames,
+        return FilterClause(filters, alias: alias, columnNames: try productColumnNames,
                             keepsStock: try asksStock && StockTable.exists(connection),
                             keepsCollections: try filters.collection != nil && CollectionTable.exists(connection), firstParameter: 10)
     }

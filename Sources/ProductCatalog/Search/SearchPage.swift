@@ -6,21 +6,32 @@ public struct SearchPage: Sendable, Hashable {
     public var nextCursor: KeysetCursor?
     /// For a search with words, where each product holds them (in the order of ``products``).
     public var highlights: [Highlights]?
+    /// When the search lists families (``ResultListing/families``), the family of each listed
+    /// product that has more than itself, by groupId.
+    public var families: [String: FamilySummary]?
 
     public init(products: [Product], nextCursor: KeysetCursor?, highlights: [Highlights]? = nil) {
         self.products = products
         self.nextCursor = nextCursor
         self.highlights = highlights
     }
+
+    /// The family listed as `product`, when the page lists families and it has other variants.
+    public func family(of product: Product) -> FamilySummary? {
+        guard let groupId = product.groupId, let family = families?[groupId], family.variants > 1 else { return nil }
+        return family
+    }
 }
 
 extension SearchPage: JSONRepresentable {
     /// `{"products":[…],"nextCursor":"…"}`, with `nextCursor` null on the last page; for a search
-    /// with words each product ends with `"highlights"` (see ``Highlights``).
+    /// with words each product ends with `"highlights"` (see ``Highlights``), and a product listed
+    /// for a family of several variants with `"family"` (see ``FamilySummary``).
     public var jsonValue: JSONValue {
         let products = products.enumerated().map { index, product -> JSONValue in
-            guard let highlights, index < highlights.count, case .object(var members) = product.jsonValue else { return product.jsonValue }
-            members.append(.init("highlights", highlights[index].jsonValue))
+            guard case .object(var members) = product.jsonValue else { return product.jsonValue }
+            if let highlights, index < highlights.count { members.append(.init("highlights", highlights[index].jsonValue)) }
+            if let family = family(of: product) { members.append(.init("family", family.jsonValue(currency: product.currency))) }
             return .object(members)
         }
         return .object([

@@ -108,12 +108,24 @@ extension ProductSearch {
 
     /// How many products match `plan` by words, leaving out those in `range` and those `filters`
     /// leave out, counting up to `limit`.
-    func indexCount(_ plan: WordPlan, excluding range: PrefixRange, filters: SearchFilters, limit: Int?) throws -> (count: Int, isComplete: Bool) {
+    /// With `families`, each family once, and none with a variant among the productId matches.
+    func indexCount(_ plan: WordPlan, excluding range: PrefixRange, filters: SearchFilters, families: Bool = false,
+                    limit: Int?) throws -> (count: Int, isComplete: Bool) {
         guard let index = try catalogWords() else { return (0, true) }
-        var run = try WordRun(search: self, index: index, delta: try catalogDelta(index), plan: plan, range: range, filters: filters)
+        var run = try WordRun(search: self, index: index, delta: try catalogDelta(index), plan: plan, range: range, filters: filters,
+                              needsProductIds: families)
         var counted = 0
         var complete = true
-        try run.scan(run.typosPossible ? .typos : .anyField, from: 0, ranking: false) { _, _, _ in
+        var met = Set<String>()
+        try run.scan(run.typosPossible ? .typos : .anyField, from: 0, ranking: false) { _, _, productId in
+            if families, let groupId = try groupId(of: productId) {
+                guard met.insert(groupId).inserted else { return true }
+                var listedBefore = false
+                try familyMembers(groupId, except: productId, filters: filters, columns: "p.productId") { member in
+                    if range.contains(member.text(at: 0) ?? "") { listedBefore = true }
+                }
+                if listedBefore { return true }
+            }
             counted += 1
             if let limit, counted >= limit {
                 complete = false
@@ -147,14 +159,19 @@ struct WordRun {
     /// Whether some word has near terms.
     var typosPossible: Bool { plan.words.contains { !$0.near.isEmpty } }
 
-    init(search: ProductSearch, index: CatalogWords, delta: WordDelta?, plan: WordPlan, range: PrefixRange, filters: SearchFilters) throws {
+    /// Whether every candidate's productId is read, even by a count that needs none otherwise.
+    private var needsProductIds = false
+
+    init(search: ProductSearch, index: CatalogWords, delta: WordDelta?, plan: WordPlan, range: PrefixRange, filters: SearchFilters,
+         needsProductIds: Bool = false) throws {
+        self.needsProductIds = needsProductIds
         self.search = search
         self.index = index
         self.delta = delta
         self.plan = plan
         self.range = range
         self.filters = filters
-        rangeIsEmpty = try search.count(prefix: String(decoding: range.lower, as: UTF8.self), upTo: 1) == 0
+        rangeIsEmpty = try search.count(prefix: String(decoding: range.lower, as: UTF8.self), listing: .variants, upTo: 1) == 0
         if filters.isEmpty {
             check = nil
         } else {
@@ -206,7 +223,7 @@ struct WordRun {
             }
             guard wanted(rank, row) else { continue }
             // A count that neither leaves out a prefix range nor filters needs no productId.
-            guard ranking || !rangeIsEmpty || check != nil else {
+            guard ranking || needsProductIds || !rangeIsEmpty || check != nil else {
                 guard try body(rank, row, "") else { return }
                 continue
             }
@@ -222,6 +239,24 @@ struct WordRun {
             }
             guard try body(rank, row, productId) else { return }
         }
+    }
+
+    /// The bucket of each of `rows` that matches the query, as the passes of ``scan`` rank it
+    /// (the widest pass's sources, each moved to the row); a row that does not match is left out.
+    mutating func ranks(at rows: [Int64]) throws -> [Int64: MatchRank] {
+        var sources = try plan.words.indices.map { try source(word: $0, pass: typosPossible ? .typos : .anyField) }
+        var found: [Int64: MatchRank] = [:]
+        rows: for row in Set(rows).sorted() {
+            for index in sources.indices {
+                try sources[index].advance(to: row)
+                guard let at = sources[index].row else { break rows }
+                if at != row { continue rows }
+            }
+            guard var rank = MatchRank.of(sources.map(\.match)) else { continue }
+            if rank == MatchRank(typos: 0, place: .titleWords), try isExactTitle(row) { rank = MatchRank.first }
+            found[row] = rank
+        }
+        return found
     }
 
     /// True when the title of the product at `row` is exactly the query's words, in order.

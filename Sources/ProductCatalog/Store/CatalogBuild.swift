@@ -32,6 +32,8 @@ final class CatalogBuild {
     /// A replacement's word index (``WordLists``), built beside it; nil for an upsert, whose
     /// changes the triggers note (``WordChanges``).
     private var lists: WordIndexBuild?
+    /// True when the file fills groupId, so the catalog keeps ``FamilyIndex``.
+    private var fillsFamilies = false
     private let pageSize: Int
     /// A replacement's facet counts; nil for an upsert, whose counts the triggers keep.
     private var facets: FacetTotals?
@@ -83,6 +85,7 @@ final class CatalogBuild {
         guard let connection else { return }
         try database {
             let fields = ProductField.allCases.filter { insertColumns.contains($0.columnName) }
+            fillsFamilies = fields.contains(.groupId)
             try connection.execute(CatalogSchema.createStatements(extraColumns: extraColumns, fields: fields))
             try connection.execute(WordLists.createStatements)
             lists = try WordIndexBuild(path: listsPath, insertColumns: insertColumns, pageSize: pageSize)
@@ -140,6 +143,7 @@ final class CatalogBuild {
             if let facets, facets.isComplete { try facets.write(into: connection) }
             facets = nil
             try CatalogSchema.upgrade(connection)
+            if fillsFamilies { try FamilyIndex.create(connection) }
             if let lists {
                 try connection.commit()
                 try lists.finish(into: connection)

@@ -40,6 +40,7 @@ final class UpsertWriter {
     /// edit log) do not fire and the journal does not grow.
     private static func inserter(into connection: Connection, extraColumns: [String], insertColumns: [String]) throws -> BatchInserter {
         try CatalogSchema.upgrade(connection)
+        if insertColumns.contains(ProductField.groupId.columnName) { try FamilyIndex.create(connection) }
         var existing = Set<String>()
         let columns = try connection.prepare("SELECT name FROM pragma_table_info('\(CatalogSchema.table)')")
         while try columns.step() { existing.insert(columns.text(at: 0)?.lowercased() ?? "") }

@@ -22,7 +22,7 @@ public actor PostgresCatalog: CatalogEngine {
         self.imagesFolder = imagesFolder
     }
 
-    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
+    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
                      limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
         let cap = ProductSearch.queryCountCap
         return try await reading((SearchPage(products: [], nextCursor: nil), 0, true)) { search in
@@ -46,7 +46,7 @@ public actor PostgresCatalog: CatalogEngine {
         }
     }
 
-    public func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
+    public func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
                          limit: Int) async throws -> SearchPage {
         try await reading(SearchPage(products: [], nextCursor: nil)) { search in
             byPrefix
@@ -88,6 +88,8 @@ public actor PostgresCatalog: CatalogEngine {
     /// PostgreSQL catalogs keep no stock by store yet: every product's is empty.
     /// Stock by store is kept in catalog files only, for now.
     public nonisolated var keepsStockByStore: Bool { false }
+    /// Not yet: a search on PostgreSQL lists every variant, whatever its `listing`.
+    public nonisolated var listsFamilies: Bool { false }
 
     public func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]] {
         [:]

@@ -37,7 +37,7 @@ final class PostgresSnapshot: CatalogSnapshot {
         }
     }
 
-    func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, after cursor: KeysetCursor?,
+    func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
                   limit: Int) async throws -> SearchPage {
         guard let search else { return SearchPage(products: [], nextCursor: nil) }
         return byPrefix

@@ -35,11 +35,11 @@ import Testing
         let (page, count, complete) = try await catalog.page("linen", byPrefix: false, after: nil, limit: 20)
         #expect(Set(page.products.map(\.productId)) == ["A-1", "A-2"] && count == 2 && complete)
         let uncounted = try await catalog.products("linen", byPrefix: false, filters: SearchFilters(), typos: true, sort: .relevance,
-                                                   after: nil, limit: 20)
+                                                   listing: .families, after: nil, limit: 20)
         #expect(uncounted.products.map(\.productId) == page.products.map(\.productId))
         var navy = SearchFilters()
         navy.colors = ["Navy"]
-        let cheapest = try await catalog.products("", byPrefix: false, filters: navy, typos: true, sort: .price, after: nil, limit: 20)
+        let cheapest = try await catalog.products("", byPrefix: false, filters: navy, typos: true, sort: .price, listing: .families, after: nil, limit: 20)
         #expect(cheapest.products.map(\.productId) == ["B-1", "A-1"])
         #expect(try await catalog.indexesWords())
     }

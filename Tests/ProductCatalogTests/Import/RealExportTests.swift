@@ -50,7 +50,9 @@ struct RealExportTests {
         #expect(summary.rowsFolded == rows.count - variants.count)
         let products = try byId(fixture)
         var titles: [String: String] = [:]
+        var optionNames: [String: [String]] = [:]
         for row in rows where !(row["Title"] ?? "").isEmpty { titles[row["Handle"]!] = titles[row["Handle"]!] ?? row["Title"] }
+        for row in rows where optionNames[row["Handle"]!] == nil { optionNames[row["Handle"]!] = (1...3).map { row["Option\($0) Name"] ?? "" } }
         for row in variants {
             let handle = row["Handle"]!
             let options = ["Option1 Value", "Option2 Value", "Option3 Value"].compactMap { row[$0] }.filter { !$0.isEmpty && $0 != "Default Title" }
@@ -58,6 +60,12 @@ struct RealExportTests {
             let product = try #require(products[key], "\(key)")
             #expect(product.groupId == handle)
             #expect(product.title == titles[handle], "the title is filled down from the product's first row")
+            // Each option under the name the product's first row gives it (Length, Color, Title…).
+            let named = zip(optionNames[handle]!, (1...3).map { row["Option\($0) Value"] ?? "" })
+                .map { (ProductRules.trimmed($0.0), ProductRules.trimmed($0.1)) }
+                .filter { !$0.0.isEmpty && !$0.1.isEmpty && $0.1 != "Default Title" }
+            // Names and values as a person reads them: spaces around them ("Length ") are dropped.
+            #expect(ProductOptions(text: product.options).options.map { "\($0.name)=\($0.value)" } == named.map { "\($0.0)=\($0.1)" }, "\(key)")
             let price = Price(row["Variant Price"]!), was = Price(row["Variant Compare At Price"] ?? "")
             if let was, let price, was > price {
                 #expect(product.listPrice == was && product.salesPrice == price)
@@ -83,6 +91,12 @@ struct RealExportTests {
         for row in rows where row["Type"]!.contains("variation") {
             let product = try #require(products["id:" + row["ID"]!])
             #expect(product.groupId == row["Parent"], "SKUs are empty, so the parent's key is its id")
+            // A variation's options are its attributes with one value, under their names.
+            let attributes = (1...6).compactMap { number -> String? in
+                let name = row["Attribute \(number) name"] ?? "", value = row["Attribute \(number) value(s)"] ?? ""
+                return name.isEmpty || value.isEmpty || value.contains(",") ? nil : "\(name)=\(value)"
+            }
+            #expect(ProductOptions(text: product.options).options.map { "\($0.name)=\($0.value)" } == attributes, "\(row["ID"]!)")
             #expect(product.title == (row["Name"]!.isEmpty ? names[row["Parent"]!] : row["Name"]))
             #expect(product.listPrice == Price(row["Regular price"]!))
         }
@@ -196,8 +210,36 @@ struct RealExportTests {
                 let child = try #require(products[sku])
                 #expect(child.groupId == parent["sku"])
                 #expect(child.color != nil && child.size != nil)
+                // The attributes the configurable product varies, named as a person reads them.
+                let varied = variation.split(separator: ",").dropFirst().map { pair -> String in
+                    let parts = pair.split(separator: "=", maxSplits: 1)
+                    return parts[0].prefix(1).uppercased() + parts[0].dropFirst() + "=" + parts[1]
+                }
+                #expect(ProductOptions(text: child.options).options.map { "\($0.name)=\($0.value)" } == varied, "\(sku)")
             }
         }
         #expect(products.values.contains { ($0.description ?? "").contains("\n") && ($0.description ?? "").contains("<") })
+    }
+
+    /// A search of the real Shopify export lists each product once, with its variants reachable
+    /// from it (the issue's "16 rows of one product" on `hair`).
+    @Test func aSearchOfARealShopifyExportListsEachProductOnce() throws {
+        let (_, fixture) = try importFile("shopify-export-2024-mercyshair/hair.csv")
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        let all = try fixture.allProducts(pageSize: 500)
+        for query in ["hair", "human hair", "wig", "curly", "brazilian"] {
+            let page = try search.page(query: query, limit: 20)
+            let groups = page.products.map { $0.groupId ?? $0.productId }
+            #expect(Set(groups).count == groups.count, "\(query): \(groups)")
+            let summaries = try search.familySummaries(of: page.products)
+            for product in page.products {
+                let family = try #require(product.groupId.flatMap { summaries[$0] })
+                let variants = try search.variants(groupId: family.groupId)
+                #expect(variants.count == family.variants && variants.count == all.filter { $0.groupId == product.groupId }.count)
+                #expect(variants.contains(product))
+            }
+        }
+        let braids = try search.page(query: "Human Hair Braid-In Bundles", limit: 20).products
+        #expect(braids.filter { $0.title == "Human Hair Braid-In Bundles" }.count == 1)
     }
 }

@@ -9,7 +9,7 @@ import Testing
         var ids: [String] = []
         var cursor: KeysetCursor?
         repeat {
-            let page = try search.page(query: query, filters: filters, sort: sort, after: cursor, limit: pageSize)
+            let page = try search.page(query: query, filters: filters, sort: sort, listing: .variants, after: cursor, limit: pageSize)
             #expect(page.products.count <= pageSize)
             ids += page.products.map(\.productId)
             cursor = page.nextCursor

@@ -22,13 +22,13 @@ struct CatalogFixture {
         return try CatalogImporter(options: options).run(source: MemoryByteSource(csv), progress: progress)
     }
 
-    /// Every product in the catalog, in search order, read page by page.
+    /// Every product in the catalog (each variant), in search order, read page by page.
     func allProducts(prefix: String = "", pageSize: Int = 7) throws -> [Product] {
         let search = try ProductSearch(databasePath: databasePath)
         var products: [Product] = []
         var cursor: KeysetCursor?
         repeat {
-            let page = try search.page(prefix: prefix, after: cursor, limit: pageSize)
+            let page = try search.page(prefix: prefix, listing: .variants, after: cursor, limit: pageSize)
             products += page.products
             cursor = page.nextCursor
         } while cursor != nil

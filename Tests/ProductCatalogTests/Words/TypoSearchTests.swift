@@ -139,7 +139,7 @@ import Testing
         for query in queries {
             let expected = Self.modelResult(all, query)
             #expect(try search.allPages(query: query, pageSize: 20) == expected, "query \(query)")
-            #expect(try search.count(query: query) == expected.count, "query \(query)")
+            #expect(try search.count(query: query, listing: .variants) == expected.count, "query \(query)")
         }
     }
 

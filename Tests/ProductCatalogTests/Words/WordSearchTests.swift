@@ -18,7 +18,7 @@ import Testing
         """
 
     func ids(_ search: ProductSearch, _ query: String, pageSize: Int = 20) throws -> [String] {
-        try search.allPages(query: query, pageSize: pageSize)
+        try search.allPages(query: query, listing: .variants, pageSize: pageSize)
     }
 
     @Test(arguments: [
@@ -169,7 +169,7 @@ import Testing
         for (index, query) in queries.enumerated() {
             let expected = TypoSearchTests.modelResult(all, query)
             #expect(try ids(search, query, pageSize: 20) == expected, "query \(query)")
-            #expect(try search.count(query: query) == expected.count, "query \(query)")
+            #expect(try search.count(query: query, listing: .variants) == expected.count, "query \(query)")
             if index < 40 { #expect(try ids(search, query, pageSize: 3) == expected, "query \(query), pages of 3") }
         }
     }
@@ -207,12 +207,12 @@ import Testing
         search.planLimits = WordPlan.Limits(maxListedTerms: 2, maxCountedTerms: 20, broadProducts: 30)
         let exact = TypoSearchTests.modelResult(all, "a").count
         #expect(exact > 100)
-        let capped = try search.countMatches(query: "a", upTo: 50)
+        let capped = try search.countMatches(query: "a", listing: .variants, upTo: 50)
         #expect(capped == MatchCount(count: 50, isComplete: false))
-        let whole = try search.countMatches(query: "a", upTo: exact + 1)
+        let whole = try search.countMatches(query: "a", listing: .variants, upTo: exact + 1)
         #expect(whole.count <= exact)
         #expect(whole.isComplete == (whole.count == exact))
-        #expect(try search.countMatches(query: "a") == MatchCount(count: exact, isComplete: true))
+        #expect(try search.countMatches(query: "a", listing: .variants) == MatchCount(count: exact, isComplete: true))
     }
 
     // MARK: - Writes
@@ -274,7 +274,7 @@ import Testing
             #expect(Set(found) == Set(expected) && found.count == expected.count, "query \(query)")
             let folded = Array(Self.words(query).prefix(WordQuery.maxWords))
             let byId = Dictionary(uniqueKeysWithValues: all.map { ($0.productId, $0) })
-            let wordMatches = found.dropFirst(try search.count(prefix: query))
+            let wordMatches = found.dropFirst(try search.count(prefix: query, listing: .variants))
             let tiers = wordMatches.compactMap { byId[$0] }.compactMap { TypoSearchTests.modelTier($0, folded) }
             #expect(tiers == tiers.sorted() || folded.isEmpty, "query \(query): tiers \(tiers)")
         }

@@ -1,0 +1,125 @@
+/// Listing families (``ResultListing/families``): each family once, as the variant the search
+/// would list first.
+///
+/// The rule is stated without the pages before: a variant is listed when no other variant of its
+/// family that the search lists comes before it. So a page after any cursor needs only the
+/// variants of the families it meets (``FamilyIndex`` finds them), never the pages before it,
+/// and paging over families has neither repeats nor gaps.
+extension ProductSearch {
+    /// True when `listing` asks for families and the catalog has some.
+    func listsFamilies(_ listing: ResultListing) throws -> Bool {
+        guard listing == .families else { return false }
+        return try FamilyIndex.exists(connection)
+    }
+
+    /// `AND …` that keeps, among the products `p` whose productId lies in the range `?6`…`?7`
+    /// (the prefix's, whatever a cursor starts the page at) and pass `filters`, only the first of
+    /// each family in productId order. `?8` names the collection whose members lead, when they do.
+    func familyFirstClause(_ filters: SearchFilters, source: ProductSource, hasUpper: Bool) throws -> String {
+        let group = ProductField.groupId.columnName
+        let member = source.byCollection ? CollectionTable.membership(alias: "q", parameter: "?8") : ""
+        let filter = try filterClause(filters, drivenByCollection: source.byCollection, alias: "q").sql
+        return " AND (p.\(group) IS NULL OR NOT EXISTS (SELECT 1 FROM \(CatalogSchema.table) q WHERE q.\(group) = p.\(group)"
+            + " AND q.productId < p.productId AND q.productId >= ?6" + (hasUpper ? " AND q.productId < ?7" : "")
+            + (member.isEmpty ? "" : " AND " + member) + filter + "))"
+    }
+
+    /// Binds the range of ``familyFirstClause(_:source:hasUpper:)``.
+    func bindFamilyRange(_ range: PrefixRange, to statement: Statement) throws {
+        try statement.bind(6, utf8: range.lower)
+        if let upper = range.upper { try statement.bind(7, utf8: upper) }
+    }
+
+    /// The other variants of the family `groupId` that pass `filters`, with `columns` (SQL on `p`).
+    func familyMembers(_ groupId: String, except productId: String, filters: SearchFilters, columns: String,
+                       from source: String = "FROM \(CatalogSchema.table) p", _ body: (Statement) throws -> Void) throws {
+        let filter = try filterClause(filters)
+        let statement = try prepared("SELECT \(columns) \(source) WHERE p.\(ProductField.groupId.columnName) = ?1 AND p.productId != ?2" + filter.sql)
+        try statement.using {
+            try statement.bind(1, groupId)
+            try statement.bind(2, productId)
+            try filter.bind(to: statement)
+            while try statement.step() { try body(statement) }
+        }
+    }
+
+    /// The groupId of the product `productId`, nil for none.
+    func groupId(of productId: String) throws -> String? {
+        let statement = try prepared("SELECT \(ProductField.groupId.columnName) FROM \(CatalogSchema.table) WHERE productId = ?1")
+        return try statement.using {
+            try statement.bind(1, productId)
+            guard try statement.step() else { return nil }
+            return statement.text(at: 0)
+        }
+    }
+
+    /// How many families the catalog holds: its products less the variants beyond each family's first.
+    func familyCount() throws -> Int? {
+        guard let products = try FacetIndex.productCount(connection) else { return nil }
+        let group = ProductField.groupId.columnName
+        let statement = try prepared("SELECT count(*) - count(DISTINCT \(group)) FROM \(CatalogSchema.table) INDEXED BY \(FamilyIndex.name) WHERE \(group) IS NOT NULL")
+        return try statement.using {
+            try statement.step()
+            return products - Int(statement.int64(at: 0))
+        }
+    }
+}
+
+/// Tells, for the word matches of one search in the ranking rules' order, which are listed when
+/// families are: the first match of each family the search meets, unless a variant of it comes
+/// before (in the productId matches, or in a better bucket or an earlier row).
+struct FamilyJudge {
+    let search: ProductSearch
+    let plan: WordPlan
+    let range: PrefixRange
+    let filters: SearchFilters
+    /// The families met so far: each is listed at most at its first match.
+    private var met = Set<String>()
+    private let placement: WordPlacement
+    /// The places of the products changed since the index was built, by folded productId, made at first use.
+    private var changed: [String: Int64]?
+
+    init(search: ProductSearch, plan: WordPlan, range: PrefixRange, filters: SearchFilters) throws {
+        self.search = search
+        self.plan = plan
+        self.range = range
+        self.filters = filters
+        placement = WordPlacement(tokenizer: try search.wordTokenizer)
+    }
+
+    /// True when the match `hit` is listed.
+    mutating func lists(_ hit: ProductSearch.IndexHit) throws -> Bool {
+        guard let groupId = try search.groupId(of: hit.productId) else { return true }
+        guard met.insert(groupId).inserted else { return false }
+        var rows: [Int64] = []
+        var listedBefore = false
+        guard let index = try search.catalogWords() else { return true }
+        let delta = try search.catalogDelta(index)
+        try search.familyMembers(groupId, except: hit.productId, filters: filters, columns: "p.productId, p.\(ProductField.title.columnName)") { row in
+            let productId = row.text(at: 0) ?? ""
+            if range.contains(productId) {
+                listedBefore = true
+                return
+            }
+            let place = try changedPlaces(delta)[ProductIdOrder.folded(productId)] ?? index.places.place(of: productId)
+            guard let place else { return }
+            let shape = try placement.shape(ofTitle: row.text(at: 1) ?? "")
+            rows.append(WordPlacement.row(class: shape.wordClass, place: place))
+        }
+        if listedBefore { return false }
+        guard !rows.isEmpty else { return true }
+        var run = try WordRun(search: search, index: index, delta: delta, plan: plan, range: range, filters: SearchFilters())
+        let ranks = try run.ranks(at: rows)
+        return !ranks.contains { row, rank in (rank, row) < (hit.rank, hit.row) }
+    }
+
+    /// The places of the products changed since the index was built, by folded productId.
+    private mutating func changedPlaces(_ delta: WordDelta?) -> [String: Int64] {
+        if let changed { return changed }
+        var made: [String: Int64] = [:]
+        for (place, productId) in delta?.productIds ?? [:] { made[ProductIdOrder.folded(productId)] = place }
+        changed = made
+        return made
+    }
+}
+

@@ -1,0 +1,26 @@
+/// The index that finds a family's variants: the products that have a groupId, by groupId.
+///
+/// ```sql
+/// CREATE INDEX products_groupId ON products (groupId) WHERE groupId IS NOT NULL;
+/// ```
+///
+/// Only a catalog whose products have families keeps it: an import whose file fills groupId
+/// builds it at its end (a plain million without families would pay 0.14 s to build an empty
+/// one), and an upsert or an edit that writes a groupId builds it if it is missing. So a catalog
+/// without the index has no families, and a search lists its products as they are.
+enum FamilyIndex {
+    static let name = "\(CatalogSchema.table)_groupId"
+
+    static let createStatement =
+        "CREATE INDEX IF NOT EXISTS \(name) ON \(CatalogSchema.table) (\(ProductField.groupId.columnName)) WHERE \(ProductField.groupId.columnName) IS NOT NULL"
+
+    /// Builds the index unless the catalog has it.
+    static func create(_ connection: Connection) throws {
+        try connection.execute(createStatement)
+    }
+
+    /// True when the catalog keeps the index, so some of its products may have families.
+    static func exists(_ connection: Connection) throws -> Bool {
+        try connection.scalarInt("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = '\(name)')") == 1
+    }
+}
