@@ -217,7 +217,7 @@ public final class CatalogEditor {
 
     /// Binds the known fields in ``ProductField`` order to parameters 1…9, then the extras.
     private func bindFields(of product: Product, extras: [ExtraAssignment], to statement: Statement) throws {
-        if product.groupId != nil { wroteFamily = true }
+        if !(product.groupId ?? "").isEmpty { wroteFamily = true }
         for (index, field) in zip(Int32(1)..., ProductField.allCases) {
             switch product[field] {
             case .text(let text)?: try statement.bind(index, text)

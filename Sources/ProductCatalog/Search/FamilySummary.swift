@@ -54,7 +54,7 @@ extension FamilySummary: JSONRepresentable {
 extension ProductSearch {
     /// The families of `products` that have a groupId, by groupId.
     public func familySummaries(of products: [Product]) throws -> [String: FamilySummary] {
-        let groupIds = Array(Set(products.compactMap(\.groupId)))
+        let groupIds = Array(Set(products.compactMap(\.groupId).filter { !$0.isEmpty }))
         guard !groupIds.isEmpty, try FamilyIndex.exists(connection) else { return [:] }
         let names = try productColumnNames
         let group = ProductField.groupId.columnName
@@ -65,7 +65,7 @@ extension ProductSearch {
             let placeholders = (1...batch.count).map { "?\($0)" }.joined(separator: ", ")
             let statement = try prepared("""
                 SELECT p.\(group), count(*), min(\(price)), max(\(price)), group_concat(ifnull(\(options), ''), char(30)) FROM \(CatalogSchema.table) p
-                WHERE p.\(group) IN (\(placeholders)) GROUP BY p.\(group)
+                WHERE \(FamilyIndex.inFamily("p")) AND p.\(group) IN (\(placeholders)) GROUP BY p.\(group)
                 """)
             try statement.using {
                 for (index, groupId) in zip(Int32(1)..., batch) { try statement.bind(index, groupId) }

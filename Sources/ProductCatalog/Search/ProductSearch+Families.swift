@@ -19,7 +19,7 @@ extension ProductSearch {
         let group = ProductField.groupId.columnName
         let member = source.byCollection ? CollectionTable.membership(alias: "q", parameter: "?8") : ""
         let filter = try filterClause(filters, drivenByCollection: source.byCollection, alias: "q").sql
-        return " AND (p.\(group) IS NULL OR NOT EXISTS (SELECT 1 FROM \(CatalogSchema.table) q WHERE q.\(group) = p.\(group)"
+        return " AND (NOT \(FamilyIndex.inFamily("p")) OR NOT EXISTS (SELECT 1 FROM \(CatalogSchema.table) q WHERE \(FamilyIndex.inFamily("q")) AND q.\(group) = p.\(group)"
             + " AND q.productId < p.productId AND q.productId >= ?6" + (hasUpper ? " AND q.productId < ?7" : "")
             + (member.isEmpty ? "" : " AND " + member) + filter + "))"
     }
@@ -34,7 +34,7 @@ extension ProductSearch {
     func familyMembers(_ groupId: String, except productId: String, filters: SearchFilters, columns: String,
                        from source: String = "FROM \(CatalogSchema.table) p", _ body: (Statement) throws -> Void) throws {
         let filter = try filterClause(filters)
-        let statement = try prepared("SELECT \(columns) \(source) WHERE p.\(ProductField.groupId.columnName) = ?1 AND p.productId != ?2" + filter.sql)
+        let statement = try prepared("SELECT \(columns) \(source) WHERE \(FamilyIndex.inFamily("p")) AND p.\(ProductField.groupId.columnName) = ?1 AND p.productId != ?2" + filter.sql)
         try statement.using {
             try statement.bind(1, groupId)
             try statement.bind(2, productId)
@@ -43,13 +43,13 @@ extension ProductSearch {
         }
     }
 
-    /// The groupId of the product `productId`, nil for none.
+    /// The groupId of the product `productId`, nil for none (or an empty one).
     func groupId(of productId: String) throws -> String? {
         let statement = try prepared("SELECT \(ProductField.groupId.columnName) FROM \(CatalogSchema.table) WHERE productId = ?1")
         return try statement.using {
             try statement.bind(1, productId)
-            guard try statement.step() else { return nil }
-            return statement.text(at: 0)
+            guard try statement.step(), let groupId = statement.text(at: 0), !groupId.isEmpty else { return nil }
+            return groupId
         }
     }
 
@@ -57,7 +57,7 @@ extension ProductSearch {
     func familyCount() throws -> Int? {
         guard let products = try FacetIndex.productCount(connection) else { return nil }
         let group = ProductField.groupId.columnName
-        let statement = try prepared("SELECT count(*) - count(DISTINCT \(group)) FROM \(CatalogSchema.table) INDEXED BY \(FamilyIndex.name) WHERE \(group) IS NOT NULL")
+        let statement = try prepared("SELECT count(*) - count(DISTINCT \(group)) FROM \(CatalogSchema.table) INDEXED BY \(FamilyIndex.name) WHERE \(FamilyIndex.inFamily(nil))")
         return try statement.using {
             try statement.step()
             return products - Int(statement.int64(at: 0))

@@ -5,7 +5,8 @@ extension ProductSearch {
     public func variants(groupId: String, limit: Int = 500) throws -> [Product] {
         let column = ProductField.groupId.columnName
         guard try hasColumn(.groupId) else { return [] }
-        let statement = try prepared("SELECT * FROM \(CatalogSchema.table) WHERE \(column) = ?1 ORDER BY productId LIMIT ?2")
+        guard !groupId.isEmpty else { return [] }
+        let statement = try prepared("SELECT * FROM \(CatalogSchema.table) WHERE \(FamilyIndex.inFamily(nil)) AND \(column) = ?1 ORDER BY productId LIMIT ?2")
         return try statement.using {
             try statement.bind(1, groupId)
             try statement.bind(2, Int64(limit))

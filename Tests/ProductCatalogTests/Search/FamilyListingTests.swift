@@ -35,7 +35,7 @@ import Testing
 
     static func groupIds(_ path: String) throws -> [String: String] {
         let connection = try Connection(path: path, mode: .readOnly)
-        let statement = try connection.prepare("SELECT productId, groupId FROM products WHERE groupId IS NOT NULL")
+        let statement = try connection.prepare("SELECT productId, groupId FROM products WHERE ifnull(groupId, '') != ''")
         var groups: [String: String] = [:]
         while try statement.step() { groups[(statement.text(at: 0) ?? "").lowercased()] = statement.text(at: 1) }
         return groups
