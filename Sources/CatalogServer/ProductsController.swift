@@ -58,6 +58,7 @@ struct ProductsController<Context: RequestContext> {
         guard case .object(var members) = page.jsonValue else { return JSONResponse.response(page.jsonValue) }
         members.append(.init("count", .int(count)))
         members.append(.init("countComplete", .bool(complete)))
+        if page.countIsEstimate { members.append(.init("countEstimated", .bool(true))) }
         members.append(.init("counts", .string(search.listing == .families && store.listsFamilies ? "families" : "variants")))
         if search.isTruncated { members.append(.init("queryTruncated", .bool(true))) }
         let stock = try await store.stock(of: page.products.map(\.productId))

@@ -117,7 +117,7 @@ function finishPage(body, first) {
   // The count includes close spellings when the first page shows one: say so, since the count jumps when they start.
   if (first) list.closeSpellings = body.products.some((product) =>
     Object.values(product.highlights || {}).some((matches) => matches.some((match) => match.typo)));
-  showCount(body.count, body.countComplete !== false);
+  showCount(body.count, body.countComplete !== false, body.countEstimated === true);
   $("end").hidden = list.hasMore || (body.products.length === 0 && first);
   if (first) {
     // An empty list shows no bare header: the words under the count say what to do instead.
@@ -229,12 +229,17 @@ function showUnsearched() {
   $("count").title = "";
 }
 
-/** Says how many products match; `complete` is false when the server stopped counting at `count`. */
-function showCount(count, complete) {
+/**
+ * Says how many products match; `complete` is false when the server stopped counting at `count`,
+ * `estimated` true when `count` is the server's estimate of the products (families) among more matches.
+ */
+function showCount(count, complete, estimated = false) {
   const query = state.list.query;
-  // "+": counting stopped there, so there are at least that many (the title says so in words).
-  const amount = numberFormat.format(count) + (complete ? "" : "+");
-  $("count").title = complete ? "" : `At least ${numberFormat.format(count)}: counting stopped there.`;
+  // "+": counting stopped there, so there are at least that many (the title says so in words);
+  // "about": the families among the first matches, scaled to all of them.
+  const amount = estimated ? `About ${numberFormat.format(count)}` : numberFormat.format(count) + (complete ? "" : "+");
+  $("count").title = estimated ? "An estimate: the products among the first matches, scaled to all the matches of their variants."
+    : complete ? "" : `At least ${numberFormat.format(count)}: counting stopped there.`;
   const products = count === 1 && complete ? "product" : "products";
   const verb = count === 1 && complete ? "matches" : "match";
   let text;

@@ -117,6 +117,8 @@ struct SQLiteReader {
             if counts.count >= 256 { counts.removeAll() }
             counts[key] = count
         }
+        var page = page
+        page.countIsEstimate = count.isEstimate
         if !capped { return (page, count.count, true) }
         return (page, min(count.count, ProductSearch.queryCountCap), count.isComplete && count.count <= ProductSearch.queryCountCap)
     }

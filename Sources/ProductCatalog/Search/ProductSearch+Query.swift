@@ -71,7 +71,7 @@ extension ProductSearch {
             guard let plan = try indexPlan(query, typos: typos) else { return MatchCount(count: byId, isComplete: true) }
             let words = try indexCount(plan, excluding: PrefixRange(prefix: query), filters: filters, families: try listsFamilies(listing),
                                        limit: limit.map { $0 - byId })
-            return MatchCount(count: byId + words.count, isComplete: words.isComplete)
+            return MatchCount(count: byId + words.count, isComplete: words.isComplete, isEstimate: words.isEstimate)
         }
     }
 

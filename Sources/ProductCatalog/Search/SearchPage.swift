@@ -9,6 +9,8 @@ public struct SearchPage: Sendable, Hashable {
     /// When the search lists families (``ResultListing/families``), the family of each listed
     /// product that has more than itself, by groupId.
     public var families: [String: FamilySummary]?
+    /// True when the count an engine gives with this page is an estimate (see ``MatchCount/isEstimate``).
+    public var countIsEstimate = false
 
     public init(products: [Product], nextCursor: KeysetCursor?, highlights: [Highlights]? = nil) {
         self.products = products
@@ -67,9 +69,13 @@ public struct MatchCount: Sendable, Hashable {
     public var count: Int
     /// False when counting stopped before the last match (at a limit, or after a budget of work).
     public var isComplete: Bool
+    /// True when ``count`` is an estimate rather than a lower bound: families counted among the
+    /// first matches, scaled to all of them (see ``ResultListing/families``).
+    public var isEstimate: Bool
 
-    public init(count: Int, isComplete: Bool) {
+    public init(count: Int, isComplete: Bool, isEstimate: Bool = false) {
         self.count = count
         self.isComplete = isComplete
+        self.isEstimate = isEstimate
     }
 }

@@ -101,6 +101,25 @@ import Testing
         try Self.checkEverySearch(search, groupIds: try Self.groupIds(fixture.databasePath), random: &random)
     }
 
+    /// Past the first ``ProductSearch/familySample`` matches, a count of families is an estimate,
+    /// said to be one; up to it, exact.
+    @Test func aCountOfFamiliesPastItsSampleIsAnEstimateSaidToBeOne() throws {
+        var random = SeededRandomGenerator(seed: 5)
+        let fixture = try CatalogFixture()
+        let rows = ProductSearch.familySample * 3
+        let csv = "productId,title,groupId\n" + (0..<rows).map { index in
+            "p\(1_000 + index),linen shirt,\(Bool.random(using: &random) ? "family-\(Int.random(in: 0..<400, using: &random))" : "")\n"
+        }.joined()
+        try fixture.importCSV(csv)
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        let exact = try search.allPages(query: "linen", listing: .families, pageSize: 100).count
+        let count = try search.countMatches(query: "linen", listing: .families)
+        #expect(count.isEstimate && !count.isComplete)
+        #expect(abs(count.count - exact) * 5 <= exact, "estimated \(count.count) of \(exact)")
+        let few = try search.countMatches(query: "linen", filters: { var f = SearchFilters(); f.colors = ["none"]; return f }(), listing: .families)
+        #expect(few == MatchCount(count: 0, isComplete: true))
+    }
+
     /// A catalog without families keeps no family index, and lists the same either way.
     @Test func aCatalogWithoutFamiliesKeepsNoIndex() throws {
         let fixture = try CatalogFixture()
