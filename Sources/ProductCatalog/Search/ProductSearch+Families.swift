@@ -87,30 +87,48 @@ struct FamilyJudge {
         placement = WordPlacement(tokenizer: try search.wordTokenizer)
     }
 
-    /// True when the match `hit` is listed.
-    mutating func lists(_ hit: ProductSearch.IndexHit) throws -> Bool {
-        guard let groupId = try search.groupId(of: hit.productId) else { return true }
-        guard met.insert(groupId).inserted else { return false }
-        var rows: [Int64] = []
-        var listedBefore = false
-        guard let index = try search.catalogWords() else { return true }
+    /// Whether each of `hits` (in the rules' order, after those already judged) is listed: the
+    /// other variants of the families they meet are ranked together, by one pass of the lists
+    /// (making a word's sources costs as much as reading a page: a four-letter start of many terms
+    /// is hundreds of lists).
+    mutating func lists(_ hits: [ProductSearch.IndexHit]) throws -> [Bool] {
+        var verdicts = [Bool](repeating: true, count: hits.count)
+        guard let index = try search.catalogWords() else { return verdicts }
         let delta = try search.catalogDelta(index)
-        try search.familyMembers(groupId, except: hit.productId, filters: filters, columns: "p.productId, p.\(ProductField.title.columnName)") { row in
-            let productId = row.text(at: 0) ?? ""
-            if range.contains(productId) {
-                listedBefore = true
-                return
+        // The first match of each family not met before, with its other variants' rows.
+        var pending: [(hit: Int, rows: [Int64])] = []
+        for (position, hit) in hits.enumerated() {
+            guard let groupId = try search.groupId(of: hit.productId) else { continue }
+            guard met.insert(groupId).inserted else {
+                verdicts[position] = false
+                continue
             }
-            let place = try changedPlaces(delta)[ProductIdOrder.folded(productId)] ?? index.places.place(of: productId)
-            guard let place else { return }
-            let shape = try placement.shape(ofTitle: row.text(at: 1) ?? "")
-            rows.append(WordPlacement.row(class: shape.wordClass, place: place))
+            var rows: [Int64] = []
+            var listedBefore = false
+            try search.familyMembers(groupId, except: hit.productId, filters: filters, columns: "p.productId, p.\(ProductField.title.columnName)") { row in
+                let productId = row.text(at: 0) ?? ""
+                if range.contains(productId) {
+                    listedBefore = true
+                    return
+                }
+                guard let place = try changedPlaces(delta)[ProductIdOrder.folded(productId)] ?? index.places.place(of: productId) else { return }
+                let shape = try placement.shape(ofTitle: row.text(at: 1) ?? "")
+                rows.append(WordPlacement.row(class: shape.wordClass, place: place))
+            }
+            if listedBefore {
+                verdicts[position] = false
+            } else if !rows.isEmpty {
+                pending.append((position, rows))
+            }
         }
-        if listedBefore { return false }
-        guard !rows.isEmpty else { return true }
+        guard !pending.isEmpty else { return verdicts }
         var run = try WordRun(search: search, index: index, delta: delta, plan: plan, range: range, filters: SearchFilters())
-        let ranks = try run.ranks(at: rows)
-        return !ranks.contains { row, rank in (rank, row) < (hit.rank, hit.row) }
+        let ranks = try run.ranks(at: pending.flatMap(\.rows))
+        for (position, rows) in pending {
+            let hit = hits[position]
+            verdicts[position] = !rows.contains { row in ranks[row].map { ($0, row) < (hit.rank, hit.row) } ?? false }
+        }
+        return verdicts
     }
 
     /// The places of the products changed since the index was built, by folded productId.

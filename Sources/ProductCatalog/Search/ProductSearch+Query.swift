@@ -44,9 +44,8 @@ extension ProductSearch {
                 let wanted = room + 1 - listed.count
                 let read = judge == nil ? wanted : max(wanted, 32)
                 let hits = try indexHits(plan, after: from, excluding: range, filters: filters, limit: read)
-                for hit in hits where listed.count <= room {
-                    if try judge?.lists(hit) ?? true { listed.append(hit) }
-                }
+                let verdicts = try judge?.lists(hits) ?? hits.map { _ in true }
+                for (hit, isListed) in zip(hits, verdicts) where isListed && listed.count <= room { listed.append(hit) }
                 guard hits.count == read, let last = hits.last else { break }
                 from = (last.rank, last.row)
             }
