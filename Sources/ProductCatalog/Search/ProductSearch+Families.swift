@@ -75,7 +75,7 @@ struct FamilyJudge {
     let filters: SearchFilters
     /// The families met so far: each is listed at most at its first match.
     private var met = Set<String>()
-    private let placement: WordPlacement
+    private let matcher: WordMatcher
     /// The places of the products changed since the index was built, by folded productId, made at first use.
     private var changed: [String: Int64]?
 
@@ -84,49 +84,48 @@ struct FamilyJudge {
         self.plan = plan
         self.range = range
         self.filters = filters
-        placement = WordPlacement(tokenizer: try search.wordTokenizer)
+        matcher = WordMatcher(plan: plan)
     }
 
     /// Whether each of `hits` (in the rules' order, after those already judged) is listed: the
-    /// other variants of the families they meet are ranked together, by one pass of the lists
-    /// (making a word's sources costs as much as reading a page: a four-letter start of many terms
-    /// is hundreds of lists).
+    /// other variants of the family of each hit are ranked by their own words (``WordMatcher``,
+    /// which the ranking tests hold to the lists' order), a few microseconds each, where moving a
+    /// word's lists to them costs what reading a page does (a four-letter start of many terms is
+    /// hundreds of lists).
     mutating func lists(_ hits: [ProductSearch.IndexHit]) throws -> [Bool] {
         var verdicts = [Bool](repeating: true, count: hits.count)
         guard let index = try search.catalogWords() else { return verdicts }
         let delta = try search.catalogDelta(index)
-        // The first match of each family not met before, with its other variants' rows.
-        var pending: [(hit: Int, rows: [Int64])] = []
+        let tokenizer = try search.wordTokenizer
+        let fields = [ProductField.title, .brand, .productType].map { "p." + $0.columnName }.joined(separator: ", ")
         for (position, hit) in hits.enumerated() {
             guard let groupId = try search.groupId(of: hit.productId) else { continue }
             guard met.insert(groupId).inserted else {
                 verdicts[position] = false
                 continue
             }
-            var rows: [Int64] = []
-            var listedBefore = false
-            try search.familyMembers(groupId, except: hit.productId, filters: filters, columns: "p.productId, p.\(ProductField.title.columnName)") { row in
+            var before = false
+            try search.familyMembers(groupId, except: hit.productId, filters: filters, columns: "p.productId, \(fields)") { row in
+                guard !before else { return }
                 let productId = row.text(at: 0) ?? ""
+                // A productId match is listed before every word match.
                 if range.contains(productId) {
-                    listedBefore = true
+                    before = true
                     return
                 }
-                guard let place = try changedPlaces(delta)[ProductIdOrder.folded(productId)] ?? index.places.place(of: productId) else { return }
-                let shape = try placement.shape(ofTitle: row.text(at: 1) ?? "")
-                rows.append(WordPlacement.row(class: shape.wordClass, place: place))
+                var words: [[[UInt8]]] = []
+                for column in Int32(1)...3 {
+                    var tokens: [[UInt8]] = []
+                    try row.withBytes(at: column) { text in try tokenizer.forEachToken(in: text) { tokens.append(Array($0)) } }
+                    words.append(tokens)
+                }
+                guard let rank = matcher.rank(fields: words),
+                      let place = try changedPlaces(delta)[ProductIdOrder.folded(productId)] ?? index.places.place(of: productId)
+                else { return }
+                let wordClass = min(max(Int64(words[0].count), 1), WordPlacement.maxClass)
+                if (rank, WordPlacement.row(class: wordClass, place: place)) < (hit.rank, hit.row) { before = true }
             }
-            if listedBefore {
-                verdicts[position] = false
-            } else if !rows.isEmpty {
-                pending.append((position, rows))
-            }
-        }
-        guard !pending.isEmpty else { return verdicts }
-        var run = try WordRun(search: search, index: index, delta: delta, plan: plan, range: range, filters: SearchFilters())
-        let ranks = try run.ranks(at: pending.flatMap(\.rows))
-        for (position, rows) in pending {
-            let hit = hits[position]
-            verdicts[position] = !rows.contains { row in ranks[row].map { ($0, row) < (hit.rank, hit.row) } ?? false }
+            if before { verdicts[position] = false }
         }
         return verdicts
     }

@@ -263,24 +263,6 @@ struct WordRun {
         }
     }
 
-    /// The bucket of each of `rows` that matches the query, as the passes of ``scan`` rank it
-    /// (the widest pass's sources, each moved to the row); a row that does not match is left out.
-    mutating func ranks(at rows: [Int64]) throws -> [Int64: MatchRank] {
-        var sources = try plan.words.indices.map { try source(word: $0, pass: typosPossible ? .typos : .anyField) }
-        var found: [Int64: MatchRank] = [:]
-        rows: for row in Set(rows).sorted() {
-            for index in sources.indices {
-                try sources[index].advance(to: row)
-                guard let at = sources[index].row else { break rows }
-                if at != row { continue rows }
-            }
-            guard var rank = MatchRank.of(sources.map(\.match)) else { continue }
-            if rank == MatchRank(typos: 0, place: .titleWords), try isExactTitle(row) { rank = MatchRank.first }
-            found[row] = rank
-        }
-        return found
-    }
-
     /// True when the title of the product at `row` is exactly the query's words, in order.
     private mutating func isExactTitle(_ row: Int64) throws -> Bool {
         guard WordPlacement.wordClass(of: row) == Int64(plan.words.count) else { return false }

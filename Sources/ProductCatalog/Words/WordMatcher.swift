@@ -9,11 +9,47 @@ struct WordMatcher {
     private let words: [[UInt8]]
     private let nearWhole: [Set<[UInt8]>]
     private let nearStarts: [[UInt8]]
+    /// The near words with their typos, for ranking: each word's whole ones, and the last word's starts.
+    private let nearWholeTypos: [[[UInt8]: UInt8]]
+    private let nearStartTypos: [(start: [UInt8], typos: UInt8)]
 
     init(plan: WordPlan) {
         words = plan.words.map { Array($0.folded.utf8) }
         nearWhole = plan.words.map { Set($0.near.map { Array($0.text.utf8) }) }
         nearStarts = plan.words.last?.near.map { Array($0.text.utf8) } ?? []
+        nearWholeTypos = plan.words.map { word in
+            Dictionary(word.near.map { (Array($0.text.utf8), UInt8(min($0.distance, 3))) }, uniquingKeysWith: min)
+        }
+        nearStartTypos = plan.words.last?.near.map { (Array($0.text.utf8), UInt8(min($0.distance, 3))) } ?? []
+    }
+
+    /// The bucket of the ranking rules (``MatchRank``) of a product whose title, brand and type
+    /// have the folded words `fields` (in that order), as the index's lists rank it: each query word
+    /// found as the start of a word (whole when it is the word), a near word as a whole word, and
+    /// for the last query word a near start; nil when some query word is in no field.
+    func rank(fields: [[[UInt8]]]) -> MatchRank? {
+        var matches: [WordFit] = []
+        for (index, word) in words.enumerated() {
+            let isLast = index == words.count - 1
+            var match = WordFit()
+            for (field, tokens) in fields.enumerated() {
+                let bits = Posting.field(field)
+                for token in tokens {
+                    if token.starts(with: word) { match.note(fields: bits, distance: 0, isWhole: token == word) }
+                    if isLast {
+                        for near in nearStartTypos where token.starts(with: near.start) {
+                            match.note(fields: bits, distance: near.typos, isWhole: false)
+                        }
+                    } else if let typos = nearWholeTypos[index][token] {
+                        match.note(fields: bits, distance: typos, isWhole: true)
+                    }
+                }
+            }
+            matches.append(match)
+        }
+        guard var rank = MatchRank.of(matches) else { return nil }
+        if rank == MatchRank(typos: 0, place: .titleWords), fields.first == words { rank = .first }
+        return rank
     }
 
     /// How many words the query has.

@@ -84,6 +84,12 @@ import Testing
                     #expect(products.allSatisfy { _ in true })
                     continue
                 }
+                // The matcher that ranks a product by its own words (a family's other variants) agrees with the model.
+                let matcher = WordMatcher(plan: plan)
+                for product in products {
+                    #expect(matcher.rank(fields: product.fields.map { $0.map { Array($0.utf8) } }) == Self.modelRank(product.fields, plan: plan),
+                            "\(query): \(product.id)")
+                }
                 let expected = products.compactMap { product -> (MatchRank, Int64, String)? in
                     guard !filtered || product.color?.lowercased() == "navy", let rank = Self.modelRank(product.fields, plan: plan) else { return nil }
                     return (rank, product.row, product.id)
