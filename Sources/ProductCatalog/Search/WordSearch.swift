@@ -156,7 +156,7 @@ extension ProductSearch {
     }
 
     /// How many word matches a count of families tells the family of (see ``indexCount(_:excluding:filters:families:limit:)``).
-    static let familySample = 300
+    static let familySample = 100
 }
 
 /// One search's passes over the index: the words' alternatives, and what a candidate must be to count.
