@@ -139,6 +139,8 @@ extension FacetCounts: JSONRepresentable {
                 "other": .int(stores.other),
             ])))
         }
+        // What is counted: every variant, where a page lists a family once (``ResultListing``).
+        members.append(.init("counts", .string("variants")))
         return .object(members)
     }
 }
