@@ -113,12 +113,7 @@ struct FamilyJudge {
                     before = true
                     return
                 }
-                var words: [[[UInt8]]] = []
-                for column in Int32(1)...3 {
-                    var tokens: [[UInt8]] = []
-                    try row.withBytes(at: column) { text in try tokenizer.forEachToken(in: text) { tokens.append(Array($0)) } }
-                    words.append(tokens)
-                }
+                let words = try Self.words(of: row, tokenizer: tokenizer)
                 guard let rank = matcher.rank(fields: words),
                       let place = try changedPlaces(delta)[ProductIdOrder.folded(productId)] ?? index.places.place(of: productId)
                 else { return }
@@ -128,6 +123,31 @@ struct FamilyJudge {
             if before { verdicts[position] = false }
         }
         return verdicts
+    }
+
+    /// The family `groupId` of the word match `productId`: how many of its variants match the
+    /// words and pass the filters (the match included), and whether one is listed by its productId.
+    func family(_ groupId: String, of productId: String) throws -> (matches: Int, listedByProductId: Bool) {
+        let tokenizer = try search.wordTokenizer
+        let fields = [ProductField.title, .brand, .productType].map { "p." + $0.columnName }.joined(separator: ", ")
+        var matches = 1
+        var listed = false
+        try search.familyMembers(groupId, except: productId, filters: filters, columns: "p.productId, \(fields)") { row in
+            if range.contains(row.text(at: 0) ?? "") { listed = true }
+            if try matcher.rank(fields: Self.words(of: row, tokenizer: tokenizer)) != nil { matches += 1 }
+        }
+        return (matches, listed)
+    }
+
+    /// The folded words of the title, brand and type in columns 1 to 3 of `row`.
+    static func words(of row: Statement, tokenizer: WordTokenizer) throws -> [[[UInt8]]] {
+        var words: [[[UInt8]]] = []
+        for column in Int32(1)...3 {
+            var tokens: [[UInt8]] = []
+            try row.withBytes(at: column) { text in try tokenizer.forEachToken(in: text) { tokens.append(Array($0)) } }
+            words.append(tokens)
+        }
+        return words
     }
 
     /// The places of the products changed since the index was built, by folded productId.
