@@ -115,8 +115,9 @@ extension ProductSearch {
     /// ``familySample`` matches are told one by one and counted exactly; past that, a sample of
     /// that many, evenly spaced in the matches' order, each weighing one over the matches of its
     /// family, is scaled to all the matches: an estimate, said to be one. (Counting the families
-    /// among the first matches instead was far off where families are neighbours in the order, as a
-    /// Shopify export's are: "About 18" for 60.)
+    /// among the first matches instead was biased where families are neighbours in the order, as a
+    /// Shopify export's are: the first matches are whole families, a smaller share of families
+    /// than among all the matches.)
     func indexCount(_ plan: WordPlan, excluding range: PrefixRange, filters: SearchFilters, families: Bool = false,
                     limit: Int?) throws -> MatchCount {
         guard let index = try catalogWords() else { return MatchCount(count: 0, isComplete: true) }
