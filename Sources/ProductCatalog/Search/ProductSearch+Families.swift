@@ -76,6 +76,9 @@ struct FamilyJudge {
     /// The families met so far: each is listed at most at its first match.
     private var met = Set<String>()
     private let matcher: WordMatcher
+    private let tokenizer: WordTokenizer
+    /// What is read of a family's other variants: the productId, then the fields words are matched in (``WordLists/fields``).
+    private let memberColumns: String
     /// The places of the products changed since the index was built, by folded productId, made at first use.
     private var changed: [String: Int64]?
 
@@ -85,6 +88,8 @@ struct FamilyJudge {
         self.range = range
         self.filters = filters
         matcher = WordMatcher(plan: plan)
+        tokenizer = try search.wordTokenizer
+        memberColumns = "p.productId, " + WordLists.fields.map { "p." + $0.columnName }.joined(separator: ", ")
     }
 
     /// Whether each of `hits` (in the rules' order, after those already judged) is listed: the
@@ -96,8 +101,6 @@ struct FamilyJudge {
         var verdicts = [Bool](repeating: true, count: hits.count)
         guard let index = try search.catalogWords() else { return verdicts }
         let delta = try search.catalogDelta(index)
-        let tokenizer = try search.wordTokenizer
-        let fields = [ProductField.title, .brand, .productType].map { "p." + $0.columnName }.joined(separator: ", ")
         for (position, hit) in hits.enumerated() {
             guard let groupId = try search.groupId(of: hit.productId) else { continue }
             guard met.insert(groupId).inserted else {
@@ -105,7 +108,7 @@ struct FamilyJudge {
                 continue
             }
             var before = false
-            try search.familyMembers(groupId, except: hit.productId, filters: filters, columns: "p.productId, \(fields)") { row in
+            try search.familyMembers(groupId, except: hit.productId, filters: filters, columns: memberColumns) { row in
                 guard !before else { return }
                 let productId = row.text(at: 0) ?? ""
                 // A productId match is listed before every word match.
@@ -113,7 +116,7 @@ struct FamilyJudge {
                     before = true
                     return
                 }
-                let words = try Self.words(of: row, tokenizer: tokenizer)
+                let words = try words(of: row)
                 guard let rank = matcher.rank(fields: words),
                       let place = try changedPlaces(delta)[ProductIdOrder.folded(productId)] ?? index.places.place(of: productId)
                 else { return }
@@ -128,19 +131,17 @@ struct FamilyJudge {
     /// The family `groupId` of the word match `productId`: how many of its variants match the
     /// words and pass the filters (the match included), and whether one is listed by its productId.
     func family(_ groupId: String, of productId: String) throws -> (matches: Int, listedByProductId: Bool) {
-        let tokenizer = try search.wordTokenizer
-        let fields = [ProductField.title, .brand, .productType].map { "p." + $0.columnName }.joined(separator: ", ")
         var matches = 1
         var listed = false
-        try search.familyMembers(groupId, except: productId, filters: filters, columns: "p.productId, \(fields)") { row in
+        try search.familyMembers(groupId, except: productId, filters: filters, columns: memberColumns) { row in
             if range.contains(row.text(at: 0) ?? "") { listed = true }
-            if try matcher.rank(fields: Self.words(of: row, tokenizer: tokenizer)) != nil { matches += 1 }
+            if try matcher.rank(fields: words(of: row)) != nil { matches += 1 }
         }
         return (matches, listed)
     }
 
     /// The folded words of the title, brand and type in columns 1 to 3 of `row`.
-    static func words(of row: Statement, tokenizer: WordTokenizer) throws -> [[[UInt8]]] {
+    private func words(of row: Statement) throws -> [[[UInt8]]] {
         var words: [[[UInt8]]] = []
         for column in Int32(1)...3 {
             var tokens: [[UInt8]] = []

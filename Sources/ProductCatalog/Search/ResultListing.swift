@@ -11,12 +11,4 @@ public enum ResultListing: String, Sendable, CaseIterable, Codable {
     case families
     /// Every product, each variant on its own.
     case variants
-
-    /// The result a count of this listing counts, in the singular and plural.
-    public var countedNoun: (one: String, many: String) {
-        switch self {
-        case .families: ("product", "products")
-        case .variants: ("variant", "variants")
-        }
-    }
 }
