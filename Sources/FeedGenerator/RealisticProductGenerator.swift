@@ -9,7 +9,9 @@
 /// The header is `productId,title,brand,productType,listPrice,salesPrice,color,size,groupId`, and
 /// `description` with descriptions. Products come in families: about one model in four has two to
 /// six variants sharing a `groupId` and a title (half of them with the colour after a comma), told
-/// apart by colour and size. A title has 2 to 12 words (most often 4 to 6), drawn by frequency, sometimes led by the brand or holding a
+/// apart by colour and size. With `families`, families are as fashion and home catalogs have them
+/// and an `options` column names what tells their variants apart (see ``FamilyShape``). A title
+/// has 2 to 12 words (most often 4 to 6), drawn by frequency, sometimes led by the brand or holding a
 /// quantity or model code (`500ml`, `X200`); about one word in 200 carries the merchant's typo (two
 /// letters swapped, one dropped or doubled). A description is 20 to 120 words in sentences. The
 /// same seed, row count and vocabulary give the same bytes; memory does not grow with the rows.
@@ -18,19 +20,23 @@ public struct RealisticProductGenerator: Sendable {
     public let seed: UInt64
     /// Whether each product gets a description.
     public let descriptions: Bool
+    /// Whether families are those of ``FamilyShape`` (1 to 20 variants, with an `options` column)
+    /// rather than one model in four with 2 to 6 variants.
+    public let families: Bool
     public let vocabulary: RealisticVocabulary
 
     /// The header's column names.
     public var columns: [String] {
         ["productId", "title", "brand", "productType", "listPrice", "salesPrice", "color", "size", "groupId"]
-            + (descriptions ? ["description"] : [])
+            + (families ? ["options"] : []) + (descriptions ? ["description"] : [])
     }
 
-    public init(rows: Int, seed: UInt64 = 1, descriptions: Bool = false, vocabulary: RealisticVocabulary) {
+    public init(rows: Int, seed: UInt64 = 1, descriptions: Bool = false, families: Bool = false, vocabulary: RealisticVocabulary) {
         precondition(rows >= 0, "a generator needs 0 or more rows")
         self.rows = rows
         self.seed = seed
         self.descriptions = descriptions
+        self.families = families
         self.vocabulary = vocabulary
     }
 
@@ -45,17 +51,26 @@ public struct RealisticProductGenerator: Sendable {
         while row < rows {
             var random = SplitMix64(seed: SplitMix64.mix(seed ^ UInt64(model) &* 0x9E37_79B9_7F4A_7C15))
             let product = makeModel(&random)
-            let variants = random.next() % 4 == 0 ? 2 + Int(truncatingIfNeeded: random.next() % 5) : 1
+            let shape = families ? FamilyShape(&random) : nil
+            let variants = shape?.variants ?? (random.next() % 4 == 0 ? 2 + Int(truncatingIfNeeded: random.next() % 5) : 1)
             let group = variants > 1 ? "G\(model)" : ""
             for variant in 0..<variants where row < rows {
-                let color = RealisticVocabulary.colors[Int(truncatingIfNeeded: random.next() % UInt64(RealisticVocabulary.colors.count))]
-                let size = RealisticVocabulary.sizes[Int(truncatingIfNeeded: random.next() % UInt64(RealisticVocabulary.sizes.count))]
+                var color = RealisticVocabulary.colors[Int(truncatingIfNeeded: random.next() % UInt64(RealisticVocabulary.colors.count))]
+                var size = RealisticVocabulary.sizes[Int(truncatingIfNeeded: random.next() % UInt64(RealisticVocabulary.sizes.count))]
+                var options = ""
+                if let shape, variants > 1 {
+                    let variant = shape.variant(variant)
+                    color = variant.color ?? color
+                    size = variant.size ?? ""
+                    options = variant.options
+                }
                 let named = variants > 1 && variant % 2 == 1 && Self.tokenCount(product.title) + Self.tokenCount(color) <= 12
                 let title = named ? product.title + ", " + color : product.title
                 var fields = [
                     ids.productId(ids.ids.permutation(UInt64(row))), title, product.brand, product.type,
                     product.listPrice, product.salesPrice, color, size, group,
                 ]
+                if families { fields.append(options) }
                 if descriptions { fields.append(product.description) }
                 Self.appendRecord(fields, to: &chunk)
                 row += 1

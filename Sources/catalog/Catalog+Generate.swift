@@ -23,7 +23,8 @@ extension Catalog {
                 search should be measured on: titles of 2 to 12 words drawn from --words \
                 distinct words of six languages (600,000 by default; the most common in about 6% \
                 of titles, most of the rest rare), brands, product types, families of variants \
-                sharing a groupId, and with --descriptions a description of 20 to 120 words. \
+                sharing a groupId (with --families, families of 1 to 20 variants as fashion and \
+                home catalogs have them, named by an options column: Color: Navy; Size: M), and with --descriptions a description of 20 to 120 words. \
                 With --word-list FILE (once per list), the words come from real word lists \
                 instead (one word a line, such as Debian's wngerman, wfrench, wspanish, \
                 witalian, wpolish and wamerican in /usr/share/dict): as many from each list, \
@@ -53,6 +54,9 @@ extension Catalog {
         @Flag(help: "With --vocabulary realistic: give each product a description of 20 to 120 words.")
         var descriptions = false
 
+        @Flag(help: "With --vocabulary realistic: families of 1 to 20 variants, with an options column naming what tells them apart.")
+        var families = false
+
         @Option(name: .customLong("word-list"), help: ArgumentHelp(
             "With --vocabulary realistic: draw the words from this file of real words, one a line (repeat for several languages).",
             valueName: "file"))
@@ -63,8 +67,8 @@ extension Catalog {
                 throw ValidationError("--rows must be 0 or more; pass how many products to write, such as --rows 1000.")
             }
             guard words >= 1_000 else { throw ValidationError("--words must be 1000 or more.") }
-            if vocabulary == .sample && (descriptions || words != 600_000 || !wordLists.isEmpty) {
-                throw ValidationError("--words, --word-list and --descriptions go with --vocabulary realistic.")
+            if vocabulary == .sample && (descriptions || families || words != 600_000 || !wordLists.isEmpty) {
+                throw ValidationError("--words, --word-list, --families and --descriptions go with --vocabulary realistic.")
             }
         }
 
@@ -89,7 +93,7 @@ extension Catalog {
             // A write error says what failed and what to do; it ends the command with status 1.
             let generator: any GeneratedFeed = switch vocabulary {
             case .sample: ProductGenerator(rows: rows, seed: seed)
-            case .realistic: RealisticProductGenerator(rows: rows, seed: seed, descriptions: descriptions, vocabulary: try vocabularyToUse())
+            case .realistic: RealisticProductGenerator(rows: rows, seed: seed, descriptions: descriptions, families: families, vocabulary: try vocabularyToUse())
             }
             if let output {
                 try generator.write(toPath: output)

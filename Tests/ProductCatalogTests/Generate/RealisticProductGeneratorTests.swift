@@ -84,4 +84,33 @@ struct RealisticProductGeneratorTests {
         #expect(rows.contains { $0.fields[9].contains("\n") })
         #expect(rows.contains { $0.fields[1].contains { $0.isNumber } })
     }
+
+    @Test func familiesHaveOneToTwentyVariantsToldApartByTheirOptions() throws {
+        let generator = RealisticProductGenerator(rows: 5_000, seed: 2, families: true, vocabulary: Self.vocabulary)
+        let records = try records(generator)
+        #expect(records.first?.fields == generator.columns)
+        let rows = records.dropFirst()
+        #expect(rows.count == 5_000 && rows.allSatisfy { $0.malformation == nil && $0.fields.count == 10 })
+        let alone = rows.filter { $0.fields[8].isEmpty }
+        #expect(alone.allSatisfy { $0.fields[9].isEmpty })
+        // Every model's variants are together; the file's last family may be cut short.
+        let groups = Dictionary(grouping: rows.filter { !$0.fields[8].isEmpty }, by: { $0.fields[8] }).filter { $0.key != rows.last!.fields[8] }
+        let sizes = Set(groups.values.map(\.count))
+        #expect(sizes.min() == 2 && sizes.max() == 20 && sizes.count > 8)
+        #expect(alone.count > rows.count / 20)
+        for family in groups.values {
+            let options = family.map { ProductOptions(text: $0.fields[9]) }
+            // Each variant is told apart by its options, named alike across its family.
+            #expect(Set(options.map(\.text)).count == family.count)
+            #expect(Set(options.map { $0.options.map(\.name) }).count == 1)
+            for (row, option) in zip(family, options) {
+                if let color = option["Color"] { #expect(row.fields[6] == color) }
+                if let size = option["Size"] { #expect(row.fields[7] == size) }
+            }
+        }
+        #expect(Set(groups.values.flatMap { $0.flatMap { ProductOptions(text: $0.fields[9]).options.map(\.name) } })
+            == ["Color", "Size", "Length", "Material", "Capacity"])
+        // Without families, the file is as it was: no options column.
+        #expect(!RealisticProductGenerator(rows: 1, vocabulary: Self.vocabulary).columns.contains("options"))
+    }
 }
