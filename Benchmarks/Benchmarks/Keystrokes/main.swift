@@ -5,12 +5,13 @@ import ProductCatalog
 // search box, and times each keystroke: the first page of 20 and its count (capped at 10,000, as
 // `catalog serve` counts), in-process. Prints the percentiles and the slowest keystrokes.
 //
-//   swift run -c release Keystrokes CATALOG [--titles 1000] [--seed 1] [--typo] [--exact]
+//   swift run -c release Keystrokes CATALOG [--titles 1000] [--seed 1] [--typo] [--exact] [--variants]
 //
 // Titles are sampled evenly from the catalog's products in productId order (every n-th), so the
 // same catalog and seed give the same keystrokes. With --typo, each title gets one typo (two
 // neighbouring letters swapped) in a word of 5 or more letters, if it has one. With --exact, the
-// searches match words as typed (typos: false), to see what typo tolerance costs.
+// searches match words as typed (typos: false), to see what typo tolerance costs. With
+// --variants, every variant is listed and counted, where a search lists each family once.
 
 struct Options {
     var catalog = ""
@@ -18,6 +19,7 @@ struct Options {
     var seed = 1
     var typo = false
     var exact = false
+    var listing = ResultListing.families
     var slowest = 12
     var queries: [String] = []
 
@@ -29,6 +31,7 @@ struct Options {
             case "--seed": seed = Int(rest.popFirst() ?? "") ?? seed
             case "--typo": typo = true
             case "--exact": exact = true
+            case "--variants": listing = .variants
             case "--slowest": slowest = Int(rest.popFirst() ?? "") ?? slowest
             case "--query": queries.append(rest.popFirst() ?? "")
             default: catalog = argument
@@ -39,7 +42,7 @@ struct Options {
 
 let options = Options(CommandLine.arguments)
 guard !options.catalog.isEmpty else {
-    FileHandle.standardError.write(Data("usage: Keystrokes CATALOG [--titles N] [--seed N] [--typo] [--exact]\n".utf8))
+    FileHandle.standardError.write(Data("usage: Keystrokes CATALOG [--titles N] [--seed N] [--typo] [--exact] [--variants]\n".utf8))
     exit(2)
 }
 
@@ -102,13 +105,13 @@ if !options.queries.isEmpty {
         return runs.sorted()[10]
     }
     for query in options.queries {
-        let page = try median { _ = try search.page(query: query, typos: !options.exact) }
-        let count = try median { _ = try search.countMatches(query: query, typos: !options.exact, upTo: 10_001) }
+        let page = try median { _ = try search.page(query: query, typos: !options.exact, listing: options.listing) }
+        let count = try median { _ = try search.countMatches(query: query, typos: !options.exact, listing: options.listing, upTo: 10_001) }
         let both = try median {
-            _ = try search.page(query: query, typos: !options.exact)
-            _ = try search.countMatches(query: query, typos: !options.exact, upTo: 10_001)
+            _ = try search.page(query: query, typos: !options.exact, listing: options.listing)
+            _ = try search.countMatches(query: query, typos: !options.exact, listing: options.listing, upTo: 10_001)
         }
-        let matches = try search.countMatches(query: query, typos: !options.exact, upTo: 10_001)
+        let matches = try search.countMatches(query: query, typos: !options.exact, listing: options.listing, upTo: 10_001)
         print(String(format: "%@: page %.2f ms, count alone %.2f ms, page then count %.2f ms (%d%@ matches)",
                      "\"\(query)\"", page, count, both, matches.count, matches.isComplete ? "" : "+"))
     }
@@ -121,8 +124,8 @@ for title in titles {
     for text in keystrokes(title) {
         var count = MatchCount(count: 0, isComplete: true)
         let elapsed = try clock.measure {
-            _ = try search.page(query: text, typos: !options.exact)
-            count = try search.countMatches(query: text, typos: !options.exact, upTo: 10_001)
+            _ = try search.page(query: text, typos: !options.exact, listing: options.listing)
+            count = try search.countMatches(query: text, typos: !options.exact, listing: options.listing, upTo: 10_001)
         }
         let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
         timings.append((ms, text, count.count, count.isComplete))

@@ -81,12 +81,20 @@ struct FamilyJudge {
     private let memberColumns: String
     /// The places of the products changed since the index was built, by folded productId, made at first use.
     private var changed: [String: Int64]?
+    /// True while every match before the hits judged next has been judged here: the hits were
+    /// given in order from the first match on. Then a family's first match met is its first in
+    /// the rules' order, and only a variant listed by its productId can come before it.
+    private let fromFirstMatch: Bool
+    /// Whether some product's productId is in `range`, read at first need.
+    private var rangeHasProducts: Bool?
 
-    init(search: ProductSearch, plan: WordPlan, range: PrefixRange, filters: SearchFilters) throws {
+    /// A judge of the hits of `plan`; with `fromFirstMatch`, they are given from the first match on.
+    init(search: ProductSearch, plan: WordPlan, range: PrefixRange, filters: SearchFilters, fromFirstMatch: Bool = false) throws {
         self.search = search
         self.plan = plan
         self.range = range
         self.filters = filters
+        self.fromFirstMatch = fromFirstMatch
         matcher = WordMatcher(plan: plan)
         tokenizer = try search.wordTokenizer
         memberColumns = "p.productId, " + WordLists.fields.map { "p." + $0.columnName }.joined(separator: ", ")
@@ -105,6 +113,10 @@ struct FamilyJudge {
             guard let groupId = try search.groupId(of: hit.productId) else { continue }
             guard met.insert(groupId).inserted else {
                 verdicts[position] = false
+                continue
+            }
+            if fromFirstMatch {
+                if try listedByProductId(groupId, except: hit.productId) { verdicts[position] = false }
                 continue
             }
             var before = false
@@ -138,6 +150,20 @@ struct FamilyJudge {
             if try matcher.rank(fields: words(of: row)) != nil { matches += 1 }
         }
         return (matches, listed)
+    }
+
+    /// Whether a variant of the family `groupId` other than `productId` that passes the filters is
+    /// listed by its productId (lies in `range`); no family's is when no product's productId does.
+    mutating func listedByProductId(_ groupId: String, except productId: String) throws -> Bool {
+        if rangeHasProducts == nil {
+            rangeHasProducts = try search.count(prefix: String(decoding: range.lower, as: UTF8.self), listing: .variants, upTo: 1) > 0
+        }
+        guard rangeHasProducts == true else { return false }
+        var listed = false
+        try search.familyMembers(groupId, except: productId, filters: filters, columns: "p.productId") { row in
+            if range.contains(row.text(at: 0) ?? "") { listed = true }
+        }
+        return listed
     }
 
     /// The folded words of the title, brand and type in columns 1 to 3 of `row`.

@@ -34,7 +34,7 @@ extension ProductSearch {
                 return SearchPage(products: products, nextCursor: nil)
             }
             let range = PrefixRange(prefix: query)
-            var judge = try listsFamilies(listing) ? FamilyJudge(search: self, plan: plan, range: range, filters: filters) : nil
+            var judge = try listsFamilies(listing) ? FamilyJudge(search: self, plan: plan, range: range, filters: filters, fromFirstMatch: position == nil) : nil
             // One more than fits, to know whether a next page exists; listing families, read on
             // until that many are listed, since a family's later matches are passed over.
             let room = limit - products.count

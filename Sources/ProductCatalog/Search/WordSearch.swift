@@ -145,7 +145,7 @@ extension ProductSearch {
                     found += 1
                     continue
                 }
-                if met.insert(groupId).inserted, try !judge.family(groupId, of: productId).listedByProductId { found += 1 }
+                if met.insert(groupId).inserted, try !judge.listedByProductId(groupId, except: productId) { found += 1 }
             }
             return MatchCount(count: found, isComplete: complete)
         }
