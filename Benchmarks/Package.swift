@@ -72,6 +72,12 @@ let package = Package(
             dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage), "InProcessTiming"],
             path: "Benchmarks/CollectionBrowsing"
         ),
+        // A family's variants, as the page opens a family.
+        .executableTarget(
+            name: "FamilyVariants",
+            dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage), "InProcessTiming"],
+            path: "Benchmarks/FamilyVariants"
+        ),
         .executableTarget(
             name: "StoreFilters",
             dependencies: [.product(name: "ProductCatalog", package: productCatalogPackage), "InProcessTiming"],

@@ -2,7 +2,8 @@ import ProductCatalog
 
 /// What `GET /api/products` and `GET /api/facets` search for: `q` (words or the start of a
 /// productId) or `prefix` (the start of a productId only), and the filters `type`, `color`,
-/// `size`, `brand` (each repeatable: any of its values), `minPrice`, `maxPrice`, `priceBasis`
+/// `size`, `brand` (each repeatable: any of its values), `option` (`Name:Value`, repeatable: any
+/// value of one option, and every option named), `minPrice`, `maxPrice`, `priceBasis`
 /// (`effective`, the default, or `list`), `onSale` (`true`), `store` (repeatable: in stock at any
 /// of them), `inStock` (`true`: a total quantity above 0) and `collection` (a manual collection's
 /// name, which combines with the rest, or a smart one's, alone, which brings its own search);
@@ -30,7 +31,7 @@ struct SearchParameters {
 
     /// The parameters of `query`; throws a 400 naming the parameter at fault.
     init(_ query: FormQuery) throws {
-        let names = ["q", "prefix", "type", "color", "size", "brand", "minPrice", "maxPrice", "priceBasis", "onSale", "store", "inStock", "collection",
+        let names = ["q", "prefix", "type", "color", "size", "brand", "option", "minPrice", "maxPrice", "priceBasis", "onSale", "store", "inStock", "collection",
                      "typos", "sort", "variants"]
         for name in names where query.undecodable.contains(name) {
             throw APIError(.badRequest, "\(name) is not valid percent-encoded UTF-8; encode it with encodeURIComponent.",
@@ -61,12 +62,17 @@ struct SearchParameters {
         filters.sizes = query.all("size")
         filters.brands = query.all("brand")
         filters.stores = query.all("store")
+        filters.options = query.all("option")
         for (name, values) in [("type", filters.productTypes), ("color", filters.colors), ("size", filters.sizes), ("brand", filters.brands),
-                               ("store", filters.stores)] {
+                               ("option", filters.options), ("store", filters.stores)] {
             guard values.count <= 100, values.allSatisfy({ $0.utf8.count <= Self.maxQueryBytes }) else {
                 throw APIError(.badRequest, "\(name) has more than 100 values or one longer than \(Self.maxQueryBytes) bytes.",
                                fields: [name: "Give at most 100 values of at most \(Self.maxQueryBytes) bytes."])
             }
+        }
+        for option in filters.options where SearchFilters.OptionChoice(option) == nil {
+            throw APIError(.badRequest, "option \(option.isEmpty ? "(empty)" : option) has no value; write it as Name:Value, such as Length:14 Inches.",
+                           fields: ["option": "Write it as Name:Value."])
         }
         filters.minPrice = try Self.price(query, "minPrice")
         filters.maxPrice = try Self.price(query, "maxPrice")

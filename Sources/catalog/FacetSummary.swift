@@ -25,6 +25,19 @@ struct FacetSummary {
             if stores.other > 0 { parts.append("other stores \(Formatting.count(stores.other))") }
             text += "  store\(String(repeating: " ", count: width - 5))  \(parts.isEmpty ? "-" : parts.joined(separator: " · "))\n"
         }
+        // Options by name, filtered with --option 'Name:Value'.
+        if !counts.options.isEmpty {
+            text += counts.optionsComplete && counts.optionsCounted == counts.counted
+                ? "Options:\n"
+                : "Options, among the first \(Formatting.count(counts.optionsCounted)) products\(counts.optionsComplete ? "" : " (there are more)"):\n"
+            let width = counts.options.map { $0.name.visibleOnTerminal.count }.max() ?? 0
+            for option in counts.options {
+                var parts = option.values.map { "\($0.value.visibleOnTerminal) \(Formatting.count($0.count))" }
+                if option.other > 0 { parts.append("other \(Formatting.count(option.other))") }
+                let name = option.name.visibleOnTerminal
+                text += "  \(name)\(String(repeating: " ", count: max(0, width - name.count)))  \(parts.joined(separator: " · "))\n"
+            }
+        }
         return text
     }
 }

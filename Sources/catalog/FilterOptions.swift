@@ -1,7 +1,7 @@
 import ArgumentParser
 import ProductCatalog
 
-/// The filters of `catalog search`: values of type, color, size and brand, a price range, on sale, in stock.
+/// The filters of `catalog search`: values of type, color, size, brand and options, a price range, on sale, in stock.
 struct FilterOptions: ParsableArguments {
     @Option(name: .customLong("type"), help: ArgumentHelp(
         "Only products of this type (repeatable: any of them).",
@@ -17,6 +17,12 @@ struct FilterOptions: ParsableArguments {
 
     @Option(name: .customLong("brand"), help: ArgumentHelp("Only products of this brand (repeatable: any of them).", valueName: "brand"))
     var brands: [String] = []
+
+    @Option(name: .customLong("option"), help: ArgumentHelp(
+        "Only variants with this option, as Name:Value, such as 'Length:14 Inches' (repeatable: values of one option match any of them, different options all).",
+        discussion: "Names and values match ignoring ASCII case; ':Red' matches Red as the value of any option. `catalog search --facets` lists the options by name.",
+        valueName: "name:value"))
+    var options: [String] = []
 
     @Option(help: ArgumentHelp("Only products selling for at least this much, such as 10 or 9.99 (any currency).", valueName: "price"))
     var minPrice: String?
@@ -53,6 +59,9 @@ struct FilterOptions: ParsableArguments {
         if let min = minPrice.flatMap(Price.init), let max = maxPrice.flatMap(Price.init), min > max {
             throw ValidationError("--min-price \(min) is above --max-price \(max); swap them.")
         }
+        for option in options where SearchFilters.OptionChoice(option) == nil {
+            throw ValidationError("--option \(option.isEmpty ? "''" : option) has no value; write it as Name:Value, such as --option 'Length:14 Inches'.")
+        }
         if listPrice, minPrice == nil, maxPrice == nil {
             throw ValidationError("--list-price says which price --min-price and --max-price look at; give one of them too.")
         }
@@ -65,6 +74,7 @@ struct FilterOptions: ParsableArguments {
         filters.colors = colors
         filters.sizes = sizes
         filters.brands = brands
+        filters.options = options
         filters.minPrice = minPrice.flatMap(Price.init)
         filters.maxPrice = maxPrice.flatMap(Price.init)
         filters.priceBasis = listPrice ? .list : .effective
@@ -78,7 +88,7 @@ struct FilterOptions: ParsableArguments {
     /// The options as typed again on a command line, to print the command for the next page.
     var arguments: [String] {
         var arguments: [String] = []
-        for (name, values) in [("--type", types), ("--color", colors), ("--size", sizes), ("--brand", brands)] {
+        for (name, values) in [("--type", types), ("--color", colors), ("--size", sizes), ("--brand", brands), ("--option", options)] {
             for value in values { arguments += [name, ShellQuoting.quote(value)] }
         }
         if let minPrice { arguments += ["--min-price", ShellQuoting.quote(minPrice)] }

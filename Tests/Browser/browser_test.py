@@ -1404,7 +1404,7 @@ class BrowserTest:
         """Two products of one family (a groupId) are one row with their count and options; its button opens a row
         per variant under it, whose star and productId act on that variant."""
         self.api_send("PUT", "/api/products/ZZ-BROWSER-3", {"productId": "ZZ-BROWSER-3", "title": "Browser test mug, large",
-                                                            "groupId": "ZZ-FAMILY", "size": "L", "options": "Size: L"})
+                                                            "groupId": "ZZ-FAMILY", "size": "L", "options": "Size: L; Finish: Glazed"})
         page = self.server.get_json("/api/products", q="zz-browser")
         assert [p["productId"] for p in page["products"]] == ["ZZ-BROWSER-2"] and page["count"] == 1 and page["counts"] == "families", \
             f"the API does not list the family once: {[p['productId'] for p in page['products']]}, count {page['count']}"
@@ -1422,7 +1422,7 @@ class BrowserTest:
         assert toggle.get_attribute("aria-expanded") == "true", "the family's button does not say it is open"
         options = self.driver.execute_script(
             "return document.querySelector('#rows tr.variant-row[data-product-id=\"ZZ-BROWSER-3\"] .title-cell').textContent")
-        assert options == "Size: L", f"the variant's row shows {options!r} where its options go"
+        assert options == "Size: L · Finish: Glazed", f"the variant's row shows {options!r} where its options go"
         # Acting on one variant: its star stars that variant alone, and its productId opens its detail.
         self.driver.find_element(By.CSS_SELECTOR, '#rows tr.variant-row[data-product-id="ZZ-BROWSER-3"] button.star').click()
         self.wait(lambda: [p["productId"] for p in self.server.get_json("/api/favorites")["products"]] == ["ZZ-BROWSER-3"],
@@ -1433,12 +1433,23 @@ class BrowserTest:
         self.wait(lambda: self.element("detail").is_displayed() and self.element("detail-title").text == "Browser test mug, large",
                   "the variant's productId did not open its detail")
         chips = self.driver.execute_script("return Array.from(document.querySelectorAll('#detail-options li'), li => li.textContent)")
-        assert chips == ["Size: L"], f"the detail's options read {chips}"
+        assert chips == ["Size: L", "Finish: Glazed"], f"the detail's options read {chips}"
         self.wait(lambda: self.driver.execute_script("return document.querySelectorAll('#variant-list tr').length") == 2,
                   "the detail does not list both variants")
         self.element("detail").find_element(By.CSS_SELECTOR, "[data-close]").click()
         toggle.click()
         self.wait(lambda: self.row_ids() == ["ZZ-BROWSER-2"], f"the family did not close; saw {self.row_ids()}")
+        # Options are facets by name: the chip Glazed under Finish lists the variant that has it, in the address too.
+        self.show_filters(True)
+        chip = '#facet-groups .facet-group[aria-label="Finish"] .chip[data-filter="option"][data-value="Finish:Glazed"]'
+        self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, chip), "the facets do not count the option Finish")
+        self.driver.find_element(By.CSS_SELECTOR, chip).click()
+        self.wait(lambda: self.row_ids() == ["ZZ-BROWSER-3"], f"the option's chip did not filter the variants; saw {self.row_ids()}")
+        assert "option=Finish%3AGlazed" in self.driver.current_url, f"the address lacks the option: {self.driver.current_url}"
+        self.wait(lambda: self.driver.find_element(By.CSS_SELECTOR, chip).get_attribute("aria-pressed") == "true", "the option's chip is not pressed")
+        self.driver.find_element(By.CSS_SELECTOR, chip).click()
+        self.wait(lambda: self.row_ids() == ["ZZ-BROWSER-2"], f"the option's chip did not lift its filter; saw {self.row_ids()}")
+        self.show_filters(False)
 
     def favorites(self):
         """A star given with the keyboard puts the product first in the unfiltered list and marks it in searches."""

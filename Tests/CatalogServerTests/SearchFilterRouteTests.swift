@@ -81,7 +81,7 @@ import Testing
 
     @Test(arguments: [
         ("minPrice=cheap", "minPrice"), ("maxPrice=1%2C5", "maxPrice"), ("minPrice=9&maxPrice=3", "minPrice"),
-        ("priceBasis=sale", "priceBasis"), ("onSale=yes", "onSale"), ("color=%FF", "color"),
+        ("priceBasis=sale", "priceBasis"), ("onSale=yes", "onSale"), ("color=%FF", "color"), ("option=Length%3A", "option"),
     ])
     func aBadFilterIsA400NamingIt(query: String, field: String) async throws {
         let fixture = try ServerFixture()
@@ -114,6 +114,39 @@ import Testing
 
             let text = String(buffer: try await client.execute(uri: "/api/facets?prefix=p&color=navy", method: .get).body)
             #expect(text.hasPrefix(#"{"counted":3,"complete":true,"productType":{"values":[{"value":"Shirts","count":2}]"#))
+        }
+    }
+
+    /// Options by name: `option=Name:Value` filters, the facets count each option's values.
+    @Test func variantsFilterAndCountByTheirOptions() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try fixture.importCSV("""
+            productId,title,groupId,options
+            B-14-beige,Braid-In Bundles,B,Length: 14 Inches; Color: beige
+            B-14-black,Braid-In Bundles,B,Length: 14 Inches; Color: black
+            B-18-black,Braid-In Bundles,B,Length: 18 Inches; Color: black
+            W-S,Wool Throw,W,Material: Wool; Size: S
+            W-L,Wool Throw,W,Material: Cotton; Size: L
+
+            """)
+        try await fixture.application().test(.router) { client in
+            func found(_ query: String) async throws -> String {
+                let response = try await client.execute(uri: "/api/products?variants=all&" + query, method: .get)
+                #expect(response.status == .ok, "\(query)")
+                return try response.productIds().joined(separator: " ")
+            }
+            #expect(try await found("option=length%3A14%20inches") == "B-14-beige B-14-black")
+            #expect(try await found("option=Length%3A18%20Inches&option=Length%3A14%20Inches&option=Color%3ABlack") == "B-14-black B-18-black")
+            #expect(try await found("q=braid&option=Color%3Abeige") == "B-14-beige")
+            // Without a name, the value of any option.
+            #expect(try await found("option=%3Awool") == "W-S")
+            let facets = try await client.execute(uri: "/api/facets?q=braid", method: .get).json()
+            let options = try #require(facets["options"] as? [[String: Any]])
+            #expect(options.map { "\($0["name"]!) \($0["products"]!)" } == ["Color 3", "Length 3"])
+            let lengths = (options[1]["values"] as? [[String: Any]])?.map { "\($0["value"]!)=\($0["count"]!)" }
+            #expect(lengths == ["14 Inches=2", "18 Inches=1"])
+            #expect(facets["optionsCounted"] as? Int == 3 && facets["optionsComplete"] as? Bool == true)
         }
     }
 

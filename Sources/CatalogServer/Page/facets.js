@@ -1,6 +1,7 @@
-// Filter chips: the most common types, colors, sizes and stores (in stock there) of the current matches, with counts; a chip
-// filters, and several chips of one field match any of them (Black or Navy). A field with chosen
-// values is counted without its own filter, so its other values stay to be added.
+// Filter chips: the most common types, colors, sizes and stores (in stock there) of the current matches, with counts,
+// then the variants' options by name (Length, Material…); a chip filters, and several chips of one
+// field or option match any of them (Black or Navy). A field with chosen values is counted without
+// its own filter, so its other values stay to be added; options are counted without the option filters.
 
 import { $ } from "./elements.js";
 import { numberFormat, thousandths, withDecimalPoint } from "./formats.js";
@@ -15,6 +16,8 @@ const GROUPS = [
   // Only a catalog with stock by store (catalog import-stock) counts stores.
   { key: "store", filter: "store", label: "In stock at" },
 ];
+/** The options' chips: one group per option name, each chip's value `Name:Value`. */
+const OPTIONS = { key: "options", filter: "option" };
 let generation = 0;
 let controller = null;
 
@@ -26,12 +29,17 @@ async function loadFacets(params) {
   const signal = controller.signal;
   let counts;
   try {
-    const chosen = GROUPS.filter((group) => params.has(group.filter));
+    const chosen = [...GROUPS, OPTIONS].filter((group) => params.has(group.filter));
     const answers = await Promise.all([params, ...chosen.map((group) => without(params, group.filter))]
       .map((query) => request("/api/facets?" + query, { signal })));
     counts = answers[0];
     chosen.forEach((group, index) => {
       const own = answers[index + 1];
+      if (group === OPTIONS) {
+        counts.options = own.options;
+        counts.optionsComplete = counts.optionsComplete && own.optionsComplete;
+        return;
+      }
       counts[group.key] = own[group.key];
       counts.complete = counts.complete && own.complete;
     });
@@ -56,7 +64,7 @@ function render(counts) {
   const focusKey = focused ? focused.dataset.filter + "\n" + focused.dataset.value : null;
   container.replaceChildren();
   let any = false;
-  for (const group of GROUPS) {
+  const groups = GROUPS.map((group) => {
     const chosen = state.list.filters[group.filter];
     const values = counts[group.key] ? counts[group.key].values : [];
     // Chosen values stay as chips even when they are not among the most common.
@@ -64,8 +72,13 @@ function render(counts) {
     for (const value of chosen) {
       if (!shown.some((entry) => entry.value.toLowerCase() === value.toLowerCase())) shown.push({ value, count: null });
     }
-    if (shown.length === 0) continue;
+    return { ...group, chips: shown.map((entry) => ({ ...entry, label: entry.value })), complete: counts.complete };
+  });
+  groups.push(...optionGroups(counts));
+  for (const group of groups) {
+    if (group.chips.length === 0) continue;
     any = true;
+    const chosen = state.list.filters[group.filter];
     const fieldset = document.createElement("div");
     fieldset.className = "facet-group";
     fieldset.setAttribute("role", "group");
@@ -74,7 +87,7 @@ function render(counts) {
     title.className = "facet-label";
     title.textContent = group.label;
     fieldset.append(title);
-    for (const entry of shown) {
+    for (const entry of group.chips) {
       const pressed = chosen.some((value) => value.toLowerCase() === entry.value.toLowerCase());
       const chip = document.createElement("button");
       chip.type = "button";
@@ -82,11 +95,11 @@ function render(counts) {
       chip.dataset.filter = group.filter;
       chip.dataset.value = entry.value;
       chip.setAttribute("aria-pressed", String(pressed));
-      chip.textContent = entry.value;
+      chip.textContent = entry.label;
       if (entry.count !== null) {
         const count = document.createElement("span");
         count.className = "chip-count";
-        count.textContent = numberFormat.format(entry.count) + (counts.complete ? "" : "+");
+        count.textContent = numberFormat.format(entry.count) + (group.complete ? "" : "+");
         chip.append(" ", count);
       }
       fieldset.append(chip);
@@ -102,6 +115,36 @@ function render(counts) {
   $("facets-clear").hidden = chosenCount === 0;
   $("filters-toggle").textContent = chosenCount ? `Filters (${chosenCount})` : "Filters";
   $("facets-note").textContent = counts.complete ? "" : `Counts among the first ${numberFormat.format(counts.counted)} matches.`;
+}
+
+/**
+ * One group per option name the matches have, and per name chosen but no longer among them: each
+ * chip filters `option=Name:Value` and is labelled with its value.
+ */
+function optionGroups(counts) {
+  const chosen = state.list.filters.option;
+  // An option named as a field counted above (Color, Size) fills that field: its chips are there.
+  const fields = GROUPS.map((group) => group.label.toLowerCase());
+  const groups = (counts.options ?? []).filter((option) => !fields.includes(option.name.toLowerCase())).map((option) => ({
+    key: "options",
+    filter: "option",
+    label: option.name,
+    complete: counts.optionsComplete,
+    chips: option.values.map((entry) => ({ value: option.name + ":" + entry.value, label: entry.value, count: entry.count })),
+  }));
+  for (const value of chosen) {
+    const colon = value.indexOf(":");
+    const name = colon >= 0 ? value.slice(0, colon).trim() : "";
+    let group = groups.find((entry) => entry.label.toLowerCase() === name.toLowerCase());
+    if (!group) {
+      group = { key: "options", filter: "option", label: name || "Any option", complete: counts.optionsComplete, chips: [] };
+      groups.push(group);
+    }
+    if (!group.chips.some((chip) => chip.value.toLowerCase() === value.toLowerCase())) {
+      group.chips.push({ value, label: colon >= 0 ? value.slice(colon + 1).trim() : value, count: null });
+    }
+  }
+  return groups;
 }
 
 async function toggleChip(chip) {

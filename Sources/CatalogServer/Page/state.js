@@ -11,7 +11,7 @@ export const state = {
      * the price bounds, their basis (from an address alone: a smart collection's), brand, on-sale,
      * in-stock and collection (a manual one) hold at most one value each.
      */
-    filters: { type: [], color: [], size: [], store: [], brand: [], minPrice: [], maxPrice: [], priceBasis: [], onSale: [], inStock: [], collection: [] },
+    filters: { type: [], color: [], size: [], option: [], store: [], brand: [], minPrice: [], maxPrice: [], priceBasis: [], onSale: [], inStock: [], collection: [] },
     cursor: null,
     hasMore: false,
     loading: false,

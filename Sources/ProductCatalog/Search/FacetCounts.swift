@@ -34,6 +34,27 @@ public struct FacetCounts: Sendable, Equatable {
     /// How many of the products counted are in stock at each store, most first; nil for a catalog
     /// without stock by store (see ``StockImporter``).
     public var stores: StoreCounts?
+    /// The variants' options by name (``ProductOptions``): the names most products counted have,
+    /// most first, each with its most common values.
+    public var options: [OptionFacet] = []
+    /// The products whose options were counted: those of ``counted``, except for the whole
+    /// catalog, whose options are counted among its first ``ProductSearch/facetCap`` products in
+    /// productId order (its other counts are kept exact, see ``FacetIndex``).
+    public var optionsCounted = 0
+    /// True when the options of every product matched were counted.
+    public var optionsComplete = true
+
+    /// One option's values among the products counted.
+    public struct OptionFacet: Sendable, Equatable {
+        /// The option's name, as the first product counted with it spells it.
+        public var name: String
+        /// The most common values, by count (highest first), then by value.
+        public var values: [ValueCount]
+        /// Products with a value not among `values`.
+        public var other: Int
+        /// Products with the option.
+        public var products: Int
+    }
 
     /// The stores most products counted are in stock at.
     public struct StoreCounts: Sendable, Equatable {
@@ -43,11 +64,14 @@ public struct FacetCounts: Sendable, Equatable {
         public var other: Int
     }
 
-    public init(facets: [Facet], counted: Int, isComplete: Bool, stores: StoreCounts? = nil) {
+    public init(facets: [Facet], counted: Int, isComplete: Bool, stores: StoreCounts? = nil, options: [OptionFacet] = []) {
         self.facets = facets
         self.counted = counted
         self.isComplete = isComplete
         self.stores = stores
+        self.options = options
+        optionsCounted = counted
+        optionsComplete = isComplete
     }
 
     /// The counts of a search that matches nothing, such as one on a catalog not made yet.
@@ -63,13 +87,29 @@ public struct FacetCounts: Sendable, Equatable {
 
 extension FacetCounts {
     /// Tallies the type, color and size of each product counted (in the order of ``fields``),
-    /// keeping the `top` values of each.
+    /// then its options (``ProductOptions/text``) when a row has one more value, keeping the
+    /// `top` values of each.
     public init(tallying rows: [[String?]], top: Int = 10, isComplete: Bool) {
         var tallies = Array(repeating: FacetTally(), count: Self.fields.count)
+        var options = OptionTally()
         for row in rows {
             for (index, value) in row.prefix(tallies.count).enumerated() { tallies[index].add(value) }
+            if row.count > tallies.count { options.add(row[tallies.count]) }
         }
-        self.init(facets: zip(Self.fields, tallies).map { $1.facet($0, top: top) }, counted: rows.count, isComplete: isComplete)
+        self.init(facets: zip(Self.fields, tallies).map { $1.facet($0, top: top) }, counted: rows.count, isComplete: isComplete,
+                  options: options.facets(top: top))
+    }
+
+    /// These counts with the options of `rows` (each a product's stored options), counted among
+    /// the first products when the others were counted from kept totals.
+    public func withOptions(of rows: [String?], top: Int = 10, isComplete: Bool) -> FacetCounts {
+        var tally = OptionTally()
+        for row in rows { tally.add(row) }
+        var counts = self
+        counts.options = tally.facets(top: top)
+        counts.optionsCounted = rows.count
+        counts.optionsComplete = isComplete
+        return counts
     }
 }
 
@@ -84,6 +124,35 @@ extension FacetCounts {
         let counted = totals.first?.reduce(0) { $0 + $1.products } ?? 0
         self.init(facets: zip(Self.fields, tallies).map { $1.facet($0, top: top) }, counted: counted, isComplete: true)
     }
+}
+
+/// Tallies the options of the products counted, by name and value, each grouped ignoring ASCII case.
+struct OptionTally {
+    private var names: [String: (spelling: String, products: Int, values: FacetTally)] = [:]
+
+    /// Counts the options of one product, as stored (``ProductOptions/text``).
+    mutating func add(_ text: String?) {
+        guard let text, !text.isEmpty else { return }
+        for option in ProductOptions(text: text).options {
+            let key = option.name.asciiLowercased
+            var entry = names[key] ?? (option.name, 0, FacetTally())
+            entry.products += 1
+            entry.values.add(option.value)
+            names[key] = entry
+        }
+    }
+
+    /// The `names` most common options (by products, then name), each with its `top` values.
+    func facets(names count: Int = OptionTally.names, top: Int) -> [FacetCounts.OptionFacet] {
+        names.values.sorted { $0.products != $1.products ? $0.products > $1.products : $0.spelling < $1.spelling }
+            .prefix(count).map { entry in
+                let facet = entry.values.facet(.options, top: top)
+                return FacetCounts.OptionFacet(name: entry.spelling, values: facet.values, other: facet.other, products: entry.products)
+            }
+    }
+
+    /// How many options facets show at most.
+    static let names = 8
 }
 
 /// Tallies the values of one field, grouped ignoring ASCII case.
@@ -122,8 +191,9 @@ struct FacetTally {
 
 extension FacetCounts: JSONRepresentable {
     /// `{"counted": 10000, "complete": false, "productType": {"values": [{"value": "Shirt", "count": 120}, …],
-    /// "other": 35, "withoutValue": 2}, "color": {…}, "size": {…}, "store": {"values": […], "other": 0}}`,
-    /// `store` only for a catalog with stock by store.
+    /// "other": 35, "withoutValue": 2}, "color": {…}, "size": {…}, "store": {"values": […], "other": 0},
+    /// "options": [{"name": "Length", "values": […], "other": 0, "products": 40}, …], "optionsCounted": 10000,
+    /// "optionsComplete": false, "counts": "variants"}`, `store` only for a catalog with stock by store.
     public var jsonValue: JSONValue {
         var members: [JSONValue.Member] = [.init("counted", .int(counted)), .init("complete", .bool(isComplete))]
         for facet in facets {
@@ -139,6 +209,16 @@ extension FacetCounts: JSONRepresentable {
                 "other": .int(stores.other),
             ])))
         }
+        members.append(.init("options", .array(options.map { option in
+            .object([
+                "name": .string(option.name),
+                "values": .array(option.values.map { .object(["value": .string($0.value), "count": .int($0.count)]) }),
+                "other": .int(option.other),
+                "products": .int(option.products),
+            ])
+        })))
+        members.append(.init("optionsCounted", .int(optionsCounted)))
+        members.append(.init("optionsComplete", .bool(optionsComplete)))
         // What is counted: every variant, where a page lists a family once (``ResultListing``).
         members.append(.init("counts", .string("variants")))
         return .object(members)

@@ -45,6 +45,12 @@ struct FilterClause {
                 }
                 if orMissing { alternatives.append("ifnull(\(column(field)), '') = ''") }
                 conditions.append(alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")")
+            case .option(let name, let given):
+                // The stored options between "; " before and after, folded as the needles are.
+                let options = "('; ' || lower(ifnull(\(column(.options)), '')) || '; ')"
+                let needles = given.map { SearchFilters.OptionChoice(name: name, value: $0).needle }
+                let alternatives = needles.map { "instr(\(options), \(parameter(.text($0)))) > 0" }
+                conditions.append(alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")")
             case .priceAtLeast(let basis, let thousandths):
                 conditions.append("\(price(basis)) >= \(parameter(.integer(thousandths)))")
             case .priceAtMost(let basis, let thousandths):

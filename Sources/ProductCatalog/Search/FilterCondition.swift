@@ -5,6 +5,9 @@ public enum FilterCondition: Sendable, Hashable {
     /// The field's value is one of `values`, ASCII case ignored (none: any value), or, with
     /// `orMissing`, the product has no value for it.
     case oneOf(ProductField, values: [String], orMissing: Bool)
+    /// The product has one of `values` (ASCII case ignored) for its option named `name` (see
+    /// ``ProductOptions``), or for any option when `name` is nil.
+    case option(name: String?, values: [String])
     /// The price `basis` looks at is at least this many thousandths.
     case priceAtLeast(SearchFilters.PriceBasis, Int64)
     /// The price `basis` looks at is at most this many thousandths.

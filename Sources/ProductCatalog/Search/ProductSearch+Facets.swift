@@ -4,7 +4,7 @@ extension ProductSearch {
     public static let facetCap = 10_000
 
     /// How many of the products ``page(query:filters:after:limit:)`` lists have each type, color
-    /// and size: the `top` values of each and the rest.
+    /// and size, and each option (by name): the `top` values of each and the rest.
     ///
     /// Counting reads each match, so it stops after `cap` of them, in the search's order: the cost
     /// of a one-letter query on ten million products is then that of a query with ten thousand matches.
@@ -25,10 +25,11 @@ extension ProductSearch {
         precondition(cap > 0, "a count counts at least one product")
         // The whole catalog: its counts are kept, exact, whatever its size.
         if ProductRules.trimmed(query).isEmpty, filters.isEmpty, try FacetIndex.exists(connection) {
-            return try wholeCatalogFacets(top: top)
+            return try wholeCatalogFacets(top: top, cap: cap)
         }
         let keepsStock = try StockTable.exists(connection)
-        var values = try FacetCounts.fields.map {
+        // The counted fields, then the options, then (with stock by store) the stores.
+        var values = try (FacetCounts.fields + [.options]).map {
             ProductColumn.expression(for: $0, alias: "p", columnNames: try productColumnNames)
         }.joined(separator: ", ")
         // A product's stores, read with its values: separated by US (0x1F), which no store name holds.
@@ -37,12 +38,14 @@ extension ProductSearch {
         }
         var tallies = Array(repeating: FacetTally(), count: FacetCounts.fields.count)
         var stores = FacetTally()
+        var options = OptionTally()
         var counted = 0
         var more = false
         /// Tallies the values of the product in `statement`'s current row.
         func add(_ statement: Statement) {
             for index in tallies.indices { tallies[index].add(statement.text(at: Int32(index))) }
-            if keepsStock, let held = statement.text(at: Int32(tallies.count)) {
+            options.add(statement.text(at: Int32(tallies.count)))
+            if keepsStock, let held = statement.text(at: Int32(tallies.count + 1)) {
                 for store in held.split(separator: "\u{1F}") { stores.add(String(store)) }
             }
         }
@@ -82,11 +85,12 @@ extension ProductSearch {
             }
         }
         return FacetCounts(facets: zip(FacetCounts.fields, tallies).map { $1.facet($0, top: top) },
-                           counted: counted, isComplete: !more, stores: keepsStock ? stores.stores(top: top) : nil)
+                           counted: counted, isComplete: !more, stores: keepsStock ? stores.stores(top: top) : nil,
+                           options: options.facets(top: top))
     }
 
     /// The facets of every product, read from the counts the catalog keeps (``FacetIndex``).
-    private func wholeCatalogFacets(top: Int) throws -> FacetCounts {
+    private func wholeCatalogFacets(top: Int, cap: Int) throws -> FacetCounts {
         let statement = try prepared("SELECT field, valueKey, value, products FROM \(FacetIndex.table)")
         var values: [String: [(value: String, count: Int)]] = [:]
         var without: [String: Int] = [:]
@@ -118,6 +122,14 @@ extension ProductSearch {
             for (store, products) in counts { tally.add(store, count: products) }
             stores = tally.stores(top: top)
         }
+        // Options are not kept: counted among the first products, one past the cap to know whether that is all.
+        let options = try prepared("SELECT \(try ProductColumn.expression(for: .options, alias: "p", columnNames: productColumnNames)) FROM \(CatalogSchema.table) p ORDER BY p.productId LIMIT ?1")
+        var firstOptions: [String?] = []
+        try options.using {
+            try options.bind(1, Int64(cap + 1))
+            while try options.step() { firstOptions.append(options.text(at: 0)) }
+        }
         return FacetCounts(facets: facets, counted: total, isComplete: true, stores: stores)
+            .withOptions(of: Array(firstOptions.prefix(cap)), top: top, isComplete: firstOptions.count <= cap)
     }
 }

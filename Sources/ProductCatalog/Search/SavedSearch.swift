@@ -33,7 +33,7 @@ public struct SavedSearch: Sendable, Hashable {
         var pairs: [(String, String)] = []
         if !text.isEmpty { pairs.append((byPrefix ? "prefix" : "q", text)) }
         for (name, values) in [("type", filters.productTypes), ("color", filters.colors), ("size", filters.sizes),
-                               ("brand", filters.brands), ("store", filters.stores)] {
+                               ("brand", filters.brands), ("option", filters.options), ("store", filters.stores)] {
             pairs += values.map { (name, $0) }
         }
         if let minPrice = filters.minPrice { pairs.append(("minPrice", minPrice.description)) }
@@ -60,6 +60,7 @@ public struct SavedSearch: Sendable, Hashable {
             case "color": filters.colors.append(value)
             case "size": filters.sizes.append(value)
             case "brand": filters.brands.append(value)
+            case "option": filters.options.append(value)
             case "store": filters.stores.append(value)
             case "minPrice": filters.minPrice = Price(value)
             case "maxPrice": filters.maxPrice = Price(value)

@@ -28,6 +28,10 @@ public struct SearchFilters: Sendable, Hashable {
     public var sizes: [String] = []
     /// Brands, any of which matches.
     public var brands: [String] = []
+    /// Options, each `Name:Value` (``OptionChoice``): any value of one option matches, and
+    /// options of different names must all match. `Length:14 Inches` finds the variants whose
+    /// option *Length* is *14 Inches*.
+    public var options: [String] = []
     /// The lowest price, included.
     public var minPrice: Price?
     /// The highest price, included.
@@ -47,7 +51,7 @@ public struct SearchFilters: Sendable, Hashable {
 
     /// True when no condition is set.
     public var isEmpty: Bool {
-        productTypes.isEmpty && colors.isEmpty && sizes.isEmpty && brands.isEmpty
+        productTypes.isEmpty && colors.isEmpty && sizes.isEmpty && brands.isEmpty && options.isEmpty
             && minPrice == nil && maxPrice == nil && !onSale && stores.isEmpty && !inStock && collection == nil
     }
 }
@@ -62,6 +66,16 @@ extension SearchFilters {
             // An empty value asks for the products without one.
             conditions.append(.oneOf(field, values: given, orMissing: given.count < wanted.count))
         }
+        // One condition per option name (ASCII case ignored), in the order the names first come.
+        var byName: [(name: String?, values: [String])] = []
+        for choice in options.compactMap(OptionChoice.init) {
+            if let index = byName.firstIndex(where: { $0.name?.asciiLowercased == choice.name?.asciiLowercased }) {
+                byName[index].values.append(choice.value)
+            } else {
+                byName.append((choice.name, [choice.value]))
+            }
+        }
+        conditions += byName.map { .option(name: $0.name, values: $0.values) }
         if let minPrice { conditions.append(.priceAtLeast(priceBasis, minPrice.thousandths)) }
         if let maxPrice { conditions.append(.priceAtMost(priceBasis, maxPrice.thousandths)) }
         if onSale { conditions.append(.onSale) }
@@ -70,5 +84,45 @@ extension SearchFilters {
         if !stores.isEmpty { conditions.append(.inStockAt(stores: stores)) }
         if let collection { conditions.append(.inCollection(ProductRules.trimmed(collection))) }
         return conditions
+    }
+}
+
+extension SearchFilters {
+    /// One value of ``SearchFilters/options``: `Name:Value`, split at the first colon and trimmed;
+    /// with nothing before the colon (`:Red`), or no colon at all, a value of any option.
+    public struct OptionChoice: Sendable, Hashable {
+        /// The option's name, as the feed names it; nil for any option.
+        public var name: String?
+        public var value: String
+
+        public init(name: String?, value: String) {
+            self.name = name
+            self.value = value
+        }
+
+        /// The choice `text` spells; nil when it has no value.
+        public init?(_ text: String) {
+            var name: String?
+            var value = Substring(text)
+            if let colon = text.firstIndex(of: ":") {
+                let before = ProductRules.trimmed(String(text[..<colon]))
+                name = before.isEmpty ? nil : before
+                value = text[text.index(after: colon)...]
+            }
+            let trimmed = ProductRules.trimmed(String(value))
+            guard !trimmed.isEmpty else { return nil }
+            self.name = name
+            self.value = trimmed
+        }
+
+        /// `Name:Value`, as ``SearchFilters/options`` takes it.
+        public var text: String { (name ?? "") + ":" + value }
+
+        /// What the stored options (``ProductOptions/text``), between `"; "` before and after,
+        /// hold when they have this choice, ASCII case folded: `; name: value; `, or `: value; `
+        /// for any option.
+        public var needle: String {
+            (name.map { "; " + $0.asciiLowercased } ?? "") + ": " + value.asciiLowercased + "; "
+        }
     }
 }

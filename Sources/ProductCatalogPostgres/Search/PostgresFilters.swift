@@ -23,6 +23,11 @@ enum PostgresFilters {
                 }
                 if orMissing { alternatives.append("coalesce(\(column), '') = ''") }
                 conditions.append(alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")")
+            case .option(let name, let given):
+                let options = "('; ' || lower(coalesce(\(PostgresSchema.quote(ProductField.options.columnName)), '') COLLATE \"C\") || '; ')"
+                let needles = given.map { SearchFilters.OptionChoice(name: name, value: $0).needle }
+                let alternatives = needles.map { "strpos(\(options), \(statement.bind($0))) > 0" }
+                conditions.append(alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")")
             case .priceAtLeast(let basis, let thousandths):
                 conditions.append("\(price(basis)) >= \(statement.bind(thousandths))")
             case .priceAtMost(let basis, let thousandths):

@@ -252,8 +252,8 @@ public final class PostgresProductSearch: Sendable {
     public func facets(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, top: Int = 10,
                        cap: Int = ProductSearch.facetCap) async throws -> FacetCounts {
         // The whole catalog: counted exactly, as a catalog file keeps its counts.
-        if ProductRules.trimmed(query).isEmpty, filters.isEmpty { return try await wholeCatalogFacets(top: top) }
-        let columns = FacetCounts.fields.map { PostgresSchema.quote($0.columnName) }
+        if ProductRules.trimmed(query).isEmpty, filters.isEmpty { return try await wholeCatalogFacets(top: top, cap: cap) }
+        let columns = (FacetCounts.fields + [.options]).map { PostgresSchema.quote($0.columnName) }
         var rows = try await facetRows(prefix: query, filters: filters, cap: cap)
         if rows.count <= cap, let plan = try await plan(query, typos: typos), let tiers = try await tiers(plan) {
             let matches = try await wordMatchRows(tiers, after: (0, 0), excludingPrefix: query, filters: filters,
@@ -272,7 +272,7 @@ public final class PostgresProductSearch: Sendable {
 
     /// The counts of every product's type, color and size, each value spelled as the product
     /// first in productId order spells it.
-    private func wholeCatalogFacets(top: Int) async throws -> FacetCounts {
+    private func wholeCatalogFacets(top: Int, cap: Int) async throws -> FacetCounts {
         let groups = FacetCounts.fields.enumerated().map { index, field in
             let value = "coalesce(\(PostgresSchema.quote(field.columnName)), '')"
             return "SELECT \(index), (array_agg(\(value) ORDER BY \(PostgresSchema.key)))[1], count(*) FROM products GROUP BY lower(\(value) COLLATE \"C\")"
@@ -283,12 +283,16 @@ public final class PostgresProductSearch: Sendable {
             let cells = row.makeRandomAccess()
             totals[try cells[0].decode(Int.self)].append((try cells[1].decode(String?.self), try cells[2].decode(Int.self)))
         }
+        // Options are not kept: counted among the first `cap` products, as a catalog file counts them.
+        let options = try await values(PostgresStatement(
+            "SELECT \(PostgresSchema.quote(ProductField.options.columnName)) FROM products ORDER BY \(PostgresSchema.key) LIMIT \(cap + 1)"))
         return FacetCounts(totals: totals, top: top)
+            .withOptions(of: options.prefix(cap).map { $0[0] }, top: top, isComplete: options.count <= cap)
     }
 
     /// The facet values of the first `cap` + 1 products whose productId starts with `prefix`.
     private func facetRows(prefix: String, filters: SearchFilters, cap: Int) async throws -> [[String?]] {
-        let columns = FacetCounts.fields.map { PostgresSchema.quote($0.columnName) }.joined(separator: ", ")
+        let columns = (FacetCounts.fields + [.options]).map { PostgresSchema.quote($0.columnName) }.joined(separator: ", ")
         var statement = PostgresStatement("SELECT \(columns) FROM products WHERE true")
         statement.sql += PostgresPrefix(prefix).condition(in: &statement)
         statement.sql += PostgresFilters.conditions(filters, in: &statement)

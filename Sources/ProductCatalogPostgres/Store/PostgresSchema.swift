@@ -196,10 +196,3 @@ enum PostgresSchema {
         CREATE TABLE IF NOT EXISTS \(editsTable) ("productKey" text COLLATE "C" PRIMARY KEY)
         """
 }
-
-extension String {
-    /// The text with ASCII letters in lower case, as `lower()` under the `C` collation and SQLite's `NOCASE` fold it.
-    var asciiLowercased: String {
-        String(decoding: utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-    }
-}

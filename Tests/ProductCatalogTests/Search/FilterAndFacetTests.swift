@@ -13,7 +13,9 @@ import Testing
         let colors = ["Navy", "NAVY", "Black", "Sand", "Crème", "Rose Gold", ""]
         let sizes = ["S", "M", "L", "XL", "m", ""]
         let brands = ["Acme", "Müller", "acme", "Nord", ""]
-        var lines = ["productId,title,listPrice,salesPrice,color,size,productType,brand"]
+        let lengths = ["14 Inches", "16 inches", "18 Inches"]
+        let materials = ["Cotton", "cotton", "Wool"]
+        var lines = ["productId,title,listPrice,salesPrice,color,size,productType,brand,options"]
         for index in 0..<rows {
             let prefix = ["AB", "SH", "X", "ZZ"][Int(random.next() % 4)]
             let cents = Int(random.next() % 10_000) + 100
@@ -24,6 +26,10 @@ import Testing
                 random.next() % 10 == 0 ? "" : price(cents), price(sale),
                 colors.randomElement(using: &random)!, sizes.randomElement(using: &random)!,
                 types.randomElement(using: &random)!, brands.randomElement(using: &random)!,
+                [
+                    "", "Length: \(lengths.randomElement(using: &random)!)", "length: \(lengths.randomElement(using: &random)!); Material: \(materials.randomElement(using: &random)!)",
+                    "Material: \(materials.randomElement(using: &random)!); Color: Wool",
+                ].randomElement(using: &random)!,
             ]
             lines.append(fields.joined(separator: ","))
         }
@@ -39,6 +45,13 @@ import Testing
         }
         guard matches(product.productType, filters.productTypes), matches(product.color, filters.colors),
               matches(product.size, filters.sizes), matches(product.brand, filters.brands) else { return false }
+        // Options: grouped by name (ASCII case ignored; none for any option), one value of each group.
+        let options = ProductOptions(text: product.options).options
+        let choices = filters.options.compactMap(SearchFilters.OptionChoice.init)
+        for name in Set(choices.map { $0.name.map(asciiLower) }) {
+            let values = Set(choices.filter { $0.name.map(asciiLower) == name }.map { asciiLower($0.value) })
+            guard options.contains(where: { (name == nil || asciiLower($0.name) == name) && values.contains(asciiLower($0.value)) }) else { return false }
+        }
         let price = filters.priceBasis == .list ? product.listPrice : product.salesPrice ?? product.listPrice
         if let min = filters.minPrice, !(price.map { $0 >= min } ?? false) { return false }
         if let max = filters.maxPrice, !(price.map { $0 <= max } ?? false) { return false }
@@ -86,6 +99,10 @@ import Testing
         cases.append(make { $0.maxPrice = Price("10") })
         cases.append(make { $0.onSale = true })
         cases.append(make { $0.onSale = true; $0.colors = ["sand"]; $0.minPrice = Price("50") })
+        cases.append(make { $0.options = ["Length:14 inches"] })
+        cases.append(make { $0.options = ["length:14 Inches", "LENGTH: 18 inches", "Material:wool"] })
+        cases.append(make { $0.options = [":wool"] })
+        cases.append(make { $0.options = ["Wool"]; $0.colors = ["navy"] })
         cases.append(make { $0.colors = ["no such color"] })
         return cases
     }
@@ -160,6 +177,24 @@ import Testing
                     #expect(facet.values.map { $0.count } == ranked.prefix(3).map(\.value), "\(query) \(filters) \(facet.field)")
                     #expect(facet.values.allSatisfy { expected[Self.asciiLower($0.value)] == $0.count })
                     #expect(facet.other == ranked.dropFirst(3).reduce(0) { $0 + $1.value })
+                }
+                // Options by name, each name and value grouped ignoring ASCII case.
+                var names: [String: (products: Int, values: [String: Int])] = [:]
+                for product in Self.model(all, query).filter({ Self.passes($0, filters) }) {
+                    for option in ProductOptions(text: product.options).options {
+                        names[Self.asciiLower(option.name), default: (0, [:])].products += 1
+                        names[Self.asciiLower(option.name), default: (0, [:])].values[Self.asciiLower(option.value), default: 0] += 1
+                    }
+                }
+                #expect(counts.optionsCounted == ids.count && counts.optionsComplete)
+                #expect(Set(counts.options.map { Self.asciiLower($0.name) }) == Set(names.keys), "\(query) \(filters)")
+                #expect(counts.options.map(\.products) == counts.options.map(\.products).sorted(by: >))
+                for option in counts.options {
+                    let expected = names[Self.asciiLower(option.name)]!
+                    #expect(option.products == expected.products)
+                    #expect(option.values.allSatisfy { expected.values[Self.asciiLower($0.value)] == $0.count })
+                    #expect(option.values.count == min(3, expected.values.count))
+                    #expect(option.other + option.values.reduce(0) { $0 + $1.count } == expected.products)
                 }
             }
         }
