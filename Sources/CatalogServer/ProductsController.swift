@@ -59,7 +59,7 @@ struct ProductsController<Context: RequestContext> {
         members.append(.init("count", .int(count)))
         members.append(.init("countComplete", .bool(complete)))
         if page.countIsEstimate { members.append(.init("countEstimated", .bool(true))) }
-        members.append(.init("counts", .string(search.listing == .families && store.listsFamilies ? "families" : "variants")))
+        members.append(.init("counts", .string(search.listing == .families ? "families" : "variants")))
         if search.isTruncated { members.append(.init("queryTruncated", .bool(true))) }
         let stock = try await store.stock(of: page.products.map(\.productId))
         if !stock.isEmpty { members.append(.init("stock", StoreQuantity.jsonValue(stock))) }

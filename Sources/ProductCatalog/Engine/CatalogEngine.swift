@@ -18,9 +18,6 @@ public protocol CatalogEngine: Sendable {
     var imagesFolder: String { get }
     /// Whether the catalog keeps stock by store, so that a stock file can be imported into it.
     var keepsStockByStore: Bool { get }
-    /// Whether a search can list a product family as one result (``ResultListing/families``);
-    /// without, every search lists every variant.
-    var listsFamilies: Bool { get }
 
     /// A page of products matching `text` (a query, or with `byPrefix` the start of a productId)
     /// and `filters`, and how many match in all, `complete` false when counting stopped early
@@ -98,7 +95,6 @@ public protocol CatalogEngine: Sendable {
 extension CatalogEngine {
     /// Catalog files keep stock by store; an engine that does not says so.
     public var keepsStockByStore: Bool { true }
-    public var listsFamilies: Bool { true }
 
     /// Throws when the catalog cannot be reached or is not a catalog; a catalog not made yet is fine.
     public func checkOpenable() async throws {

@@ -15,8 +15,8 @@ public struct FamilySummary: Sendable, Hashable {
     /// Each option named by some variant, with its values.
     public var options: [OptionValues]
 
-    /// Folds the variants' options (``ProductOptions``) into each name's values.
-    init(groupId: String, variants: Int, lowestPrice: Price?, highestPrice: Price?, optionTexts: [String]) {
+    /// Folds the variants' options (``ProductOptions``, in productId order) into each name's values.
+    public init(groupId: String, variants: Int, lowestPrice: Price?, highestPrice: Price?, optionTexts: [String]) {
         self.groupId = groupId
         self.variants = variants
         self.lowestPrice = lowestPrice

@@ -56,6 +56,7 @@ public final class PostgresCatalogEditor: Sendable {
                     PostgresSchema.createWordsIndex(table),
                     PostgresSchema.createTitleKeyIndex(table),
                     PostgresSchema.createWordRowIndex(table),
+                    PostgresSchema.createFamilyIndex(table),
                     "DROP TABLE IF EXISTS \(PostgresSchema.termsTable)",
                     PostgresSchema.createTerms(PostgresSchema.termsTable),
                     PostgresSchema.keyTerms(PostgresSchema.termsTable),

@@ -26,13 +26,16 @@ public actor PostgresCatalog: CatalogEngine {
                      limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
         let cap = ProductSearch.queryCountCap
         return try await reading((SearchPage(products: [], nextCursor: nil), 0, true)) { search in
+            var page: SearchPage
+            let count: Int
             if byPrefix {
-                let page = try await search.page(prefix: text, filters: filters, after: cursor, limit: limit)
-                let count = try await search.count(prefix: text, filters: filters, upTo: cap + 1)
-                return (page, min(count, cap), count <= cap)
+                page = try await search.page(prefix: text, filters: filters, listing: listing, after: cursor, limit: limit)
+                count = try await search.count(prefix: text, filters: filters, listing: listing, upTo: cap + 1)
+            } else {
+                page = try await search.page(query: text, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit)
+                count = try await search.count(query: text, filters: filters, typos: typos, listing: listing, upTo: cap + 1)
             }
-            let page = try await search.page(query: text, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit)
-            let count = try await search.count(query: text, filters: filters, typos: typos, upTo: cap + 1)
+            if listing == .families { page.families = try await search.familySummaries(of: page.products) }
             return (page, min(count, cap), count <= cap)
         }
     }
@@ -49,9 +52,11 @@ public actor PostgresCatalog: CatalogEngine {
     public func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
                          limit: Int) async throws -> SearchPage {
         try await reading(SearchPage(products: [], nextCursor: nil)) { search in
-            byPrefix
-                ? try await search.page(prefix: text, filters: filters, after: cursor, limit: limit)
-                : try await search.page(query: text, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit)
+            var page = byPrefix
+                ? try await search.page(prefix: text, filters: filters, listing: listing, after: cursor, limit: limit)
+                : try await search.page(query: text, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit)
+            if listing == .families { page.families = try await search.familySummaries(of: page.products) }
+            return page
         }
     }
 
@@ -88,8 +93,6 @@ public actor PostgresCatalog: CatalogEngine {
     /// PostgreSQL catalogs keep no stock by store yet: every product's is empty.
     /// Stock by store is kept in catalog files only, for now.
     public nonisolated var keepsStockByStore: Bool { false }
-    /// Not yet: a search on PostgreSQL lists every variant, whatever its `listing`.
-    public nonisolated var listsFamilies: Bool { false }
 
     public func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]] {
         [:]

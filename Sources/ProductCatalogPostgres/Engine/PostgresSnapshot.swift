@@ -41,8 +41,8 @@ final class PostgresSnapshot: CatalogSnapshot {
                   limit: Int) async throws -> SearchPage {
         guard let search else { return SearchPage(products: [], nextCursor: nil) }
         return byPrefix
-            ? try await search.page(prefix: text, filters: filters, after: cursor, limit: limit)
-            : try await search.page(query: text, filters: filters, typos: typos, sort: sort, after: cursor, limit: limit)
+            ? try await search.page(prefix: text, filters: filters, listing: listing, after: cursor, limit: limit)
+            : try await search.page(query: text, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit)
     }
 
     /// PostgreSQL catalogs keep no stock by store yet.

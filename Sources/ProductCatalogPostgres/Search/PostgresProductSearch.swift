@@ -53,16 +53,23 @@ public final class PostgresProductSearch: Sendable {
         await session.close()
     }
 
-    /// Up to `limit` products whose productId starts with `prefix` (ASCII case ignored) and that meet `filters`, after `cursor`.
-    public func page(prefix: String, filters: SearchFilters = SearchFilters(), after cursor: KeysetCursor? = nil,
+    /// Up to `limit` products whose productId starts with `prefix` (ASCII case ignored) and that
+    /// meet `filters`, after `cursor`; listing families, the first of each in productId order.
+    public func page(prefix: String, filters: SearchFilters = SearchFilters(), listing: ResultListing = .families, after cursor: KeysetCursor? = nil,
                      limit: Int = ProductSearch.defaultPageSize) async throws -> SearchPage {
         precondition(limit > 0, "a page holds at least one product")
-        var statement = PostgresStatement("SELECT * FROM products WHERE true")
+        var statement = PostgresStatement("SELECT p.* FROM products p WHERE true")
         statement.sql += PostgresPrefix(prefix).condition(in: &statement)
         if let last = cursor?.lastProductId, !last.isEmpty {
             statement.sql += " AND \(PostgresSchema.key) > \(statement.bind(last.asciiLowercased))"
         }
         statement.sql += PostgresFilters.conditions(filters, in: &statement)
+        if listing == .families {
+            // An earlier variant in the prefix's range, whatever page it was on.
+            var before = "\(PostgresSchema.key) < lower(p.\"productId\")" + PostgresPrefix(prefix).condition(in: &statement)
+            before += PostgresFilters.conditions(filters, in: &statement)
+            statement.sql += Self.familyFirst(before: before)
+        }
         statement.sql += " ORDER BY \(PostgresSchema.key) LIMIT \(limit + 1)"
         var products = try await products(statement, doing: "search by productId")
         var next: KeysetCursor?
@@ -78,8 +85,9 @@ public final class PostgresProductSearch: Sendable {
     /// those whose title, brand or type have its words, tier by tier (see ``WordTier``), each tier
     /// in the word index's order, and with `typos` those matched only with typos, fewest first.
     /// Each product is listed once; the page carries each product's highlights.
-    public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, after cursor: KeysetCursor? = nil,
-                     limit: Int = ProductSearch.defaultPageSize) async throws -> SearchPage {
+    /// Listing families, each family once, as the variant it would list first (see ``familyHasEarlier``).
+    public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, listing: ResultListing = .families,
+                     after cursor: KeysetCursor? = nil, limit: Int = ProductSearch.defaultPageSize) async throws -> SearchPage {
         precondition(limit > 0, "a page holds at least one product")
         var products: [Product] = []
         let plan = try await plan(query, typos: typos)
@@ -91,14 +99,39 @@ public final class PostgresProductSearch: Sendable {
         }
         let position = cursor?.wordBucket
         if position == nil {
-            let prefixPage = try await page(prefix: query, filters: filters, after: cursor, limit: limit)
+            let prefixPage = try await page(prefix: query, filters: filters, listing: listing, after: cursor, limit: limit)
             if prefixPage.nextCursor != nil { return try highlighted(prefixPage) }
             products = prefixPage.products
         }
         guard let plan, let tiers = try await tiers(plan) else { return try highlighted(SearchPage(products: products, nextCursor: nil)) }
         let room = limit - products.count
         let after = position ?? (0, 0)
-        let rows = try await wordMatchRows(tiers, after: after, excludingPrefix: query, filters: filters, columns: "p.*", limit: room + 1)
+        // One more than fits, to know whether a next page exists; listing families, read on until
+        // that many are listed, since a family's later matches are passed over.
+        var rows: [PostgresRow] = []
+        var met = Set<String>()
+        var from = after
+        do {
+            while rows.count <= room {
+                let wanted = room + 1 - rows.count
+                let read = listing == .families ? max(wanted, 32) : wanted
+                let batch = try await wordMatchRows(tiers, after: from, excludingPrefix: query, filters: filters, columns: "p.*", limit: read)
+                for row in batch where rows.count <= room {
+                    let cells = row.makeRandomAccess()
+                    from = (try cells[PostgresWordTiers.tierColumn].decode(Int.self), try cells[PostgresSchema.wordRowColumn].decode(Int64.self))
+                    if listing == .families, let groupId = try cells[ProductField.groupId.columnName].decode(String?.self), !groupId.isEmpty {
+                        guard met.insert(groupId).inserted else { continue }
+                        if try await familyHasEarlier(groupId, except: try cells[ProductField.productId.columnName].decode(String.self),
+                                                      bucket: from.code, row: from.row, query: query, tiers: tiers, filters: filters,
+                                                      fromFirstMatch: position == nil) { continue }
+                    }
+                    rows.append(row)
+                }
+                guard batch.count == read else { break }
+            }
+        } catch {
+            throw PostgresCatalogError.wrap(error, location: session.location, doing: "search by words")
+        }
         var last = after
         do {
             for row in rows.prefix(room) {
@@ -153,9 +186,10 @@ public final class PostgresProductSearch: Sendable {
     /// (see ``SearchSort``), as a catalog file lists them: the products of
     /// ``page(query:filters:typos:after:limit:)`` (every product for an empty query), by their
     /// value, those without one last, ties in productId order (reversed for `-price` and `newest`).
-    public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, sort: SearchSort,
+    /// Listing families, each family once, as its first variant in that order that the search lists.
+    public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, sort: SearchSort, listing: ResultListing = .families,
                      after cursor: KeysetCursor? = nil, limit: Int = ProductSearch.defaultPageSize) async throws -> SearchPage {
-        guard sort != .relevance else { return try await page(query: query, filters: filters, typos: typos, after: cursor, limit: limit) }
+        guard sort != .relevance else { return try await page(query: query, filters: filters, typos: typos, listing: listing, after: cursor, limit: limit) }
         precondition(limit > 0, "a page holds at least one product")
         let plan = try await plan(query, typos: typos)
         let after = cursor?.sortPosition.flatMap { $0.sort == sort ? $0 : nil }
@@ -164,22 +198,32 @@ public final class PostgresProductSearch: Sendable {
         let descending = sort == .priceDescending || sort == .newest
         let (order, comparison) = descending ? ("DESC", "<") : ("ASC", ">")
         var statement = PostgresStatement()
-        var conditions = ""
-        if !ProductRules.trimmed(query).isEmpty {
-            // The productId matches or the word matches.
-            let prefix = PostgresPrefix(query)
-            var alternatives: [String] = []
-            if !prefix.lower.isEmpty {
-                var range = "\(key) >= \(statement.bind(prefix.lower))"
-                if let upper = prefix.upper { range += " AND \(key) < \(statement.bind(upper))" }
-                alternatives.append("(\(range))")
+        /// `AND` what the products the search lists meet: the productId matches or the word matches, and the filters.
+        func listed(_ statement: inout PostgresStatement) -> String {
+            var conditions = ""
+            if !ProductRules.trimmed(query).isEmpty {
+                let prefix = PostgresPrefix(query)
+                var alternatives: [String] = []
+                if !prefix.lower.isEmpty {
+                    var range = "\(key) >= \(statement.bind(prefix.lower))"
+                    if let upper = prefix.upper { range += " AND \(key) < \(statement.bind(upper))" }
+                    alternatives.append("(\(range))")
+                }
+                if let plan, let tiers = PostgresWordTiers(plan: plan, exactKeys: [], limits: lookupLimits) {
+                    alternatives.append(tiers.anyTier(in: &statement))
+                }
+                conditions += " AND (\(alternatives.isEmpty ? "false" : alternatives.joined(separator: " OR ")))"
             }
-            if let plan, let tiers = PostgresWordTiers(plan: plan, exactKeys: [], limits: lookupLimits) {
-                alternatives.append(tiers.anyTier(in: &statement))
-            }
-            conditions += " AND (\(alternatives.isEmpty ? "false" : alternatives.joined(separator: " OR ")))"
+            return conditions + PostgresFilters.conditions(filters, in: &statement)
         }
-        conditions += PostgresFilters.conditions(filters, in: &statement)
+        var conditions = listed(&statement)
+        if listing == .families {
+            // A listed variant of the family before this one in the sort's order: those with a value first, then by value, then productId.
+            let (mine, its) = (Self.sortValue(sort, of: "q"), value)
+            let ahead = "(\(its) \(comparison) \(mine) OR (\(mine) IS NOT DISTINCT FROM \(its) AND lower(p.\"productId\") \(comparison) lower(q.\"productId\")))"
+            let before = "((\(mine) IS NULL) < (\(its) IS NULL) OR ((\(mine) IS NULL) = (\(its) IS NULL) AND \(ahead)))"
+            conditions += Self.familyFirst(before: before + listed(&statement))
+        }
         if let after {
             let afterKey = statement.bind(after.productId.asciiLowercased)
             switch after.value {
@@ -221,26 +265,42 @@ public final class PostgresProductSearch: Sendable {
 
     /// The SQL value `sort` orders by, NULL for a product without one: the price a product sells
     /// for, the title with ASCII letters folded (as SQLite's `NOCASE` compares), or the place.
-    private static func sortValue(_ sort: SearchSort) -> String {
+    private static func sortValue(_ sort: SearchSort, of row: String = "p") -> String {
         switch sort {
         case .relevance, .price, .priceDescending:
-            "coalesce(p.\(PostgresSchema.quote(ProductField.salesPrice.columnName)), p.\(PostgresSchema.quote(ProductField.listPrice.columnName)))"
-        case .title: "lower(nullif(p.title, '') COLLATE \"C\")"
-        case .newest: "(p.\(PostgresSchema.wordRowColumn) & \(WordFolder.placeMask))"
+            "coalesce(\(row).\(PostgresSchema.quote(ProductField.salesPrice.columnName)), \(row).\(PostgresSchema.quote(ProductField.listPrice.columnName)))"
+        case .title: "lower(nullif(\(row).title, '') COLLATE \"C\")"
+        case .newest: "(\(row).\(PostgresSchema.wordRowColumn) & \(WordFolder.placeMask))"
         }
     }
 
-    /// How many products ``page(prefix:filters:after:limit:)`` lists in all; with `limit`, counting stops there.
-    public func count(prefix: String, filters: SearchFilters = SearchFilters(), upTo limit: Int? = nil) async throws -> Int {
-        var statement = PostgresStatement("FROM products WHERE true")
+    /// How many products ``page(prefix:filters:after:limit:)`` lists in all (families, when
+    /// `listing` says so); with `limit`, counting stops there.
+    public func count(prefix: String, filters: SearchFilters = SearchFilters(), listing: ResultListing = .families, upTo limit: Int? = nil) async throws -> Int {
+        var statement = PostgresStatement("FROM products p WHERE true")
         statement.sql += PostgresPrefix(prefix).condition(in: &statement)
         statement.sql += PostgresFilters.conditions(filters, in: &statement)
-        return try await count(statement, upTo: limit)
+        return try await count(statement, families: listing == .families, upTo: limit)
     }
 
-    /// How many products ``page(query:filters:typos:after:limit:)`` lists in all; with `limit`, counting stops there.
-    public func count(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, upTo limit: Int? = nil) async throws -> Int {
-        let byId = try await count(prefix: query, filters: filters, upTo: limit)
+    /// How many products ``page(query:filters:typos:after:limit:)`` lists in all (families, when
+    /// `listing` says so, counted exactly: each family with a variant among the matches once);
+    /// with `limit`, counting stops there.
+    public func count(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, listing: ResultListing = .families,
+                      upTo limit: Int? = nil) async throws -> Int {
+        if listing == .families {
+            var statement = PostgresStatement()
+            let prefix = PostgresPrefix(query)
+            var alternatives: [String] = []
+            if !prefix.lower.isEmpty { alternatives.append("(true" + prefix.condition(in: &statement) + ")") }
+            if let plan = try await plan(query, typos: typos), let tiers = PostgresWordTiers(plan: plan, exactKeys: [], limits: lookupLimits) {
+                alternatives.append("(" + tiers.anyTier(in: &statement) + ")")
+            }
+            let matches = ProductRules.trimmed(query).isEmpty ? "true" : alternatives.isEmpty ? "false" : alternatives.joined(separator: " OR ")
+            statement.sql = "FROM products p WHERE (\(matches))" + PostgresFilters.conditions(filters, in: &statement)
+            return try await count(statement, families: true, upTo: limit)
+        }
+        let byId = try await count(prefix: query, filters: filters, listing: .variants, upTo: limit)
         if let limit, byId >= limit { return limit }
         guard let plan = try await plan(query, typos: typos), let tiers = PostgresWordTiers(plan: plan, exactKeys: [], limits: lookupLimits) else { return byId }
         var statement = PostgresStatement()
@@ -330,7 +390,8 @@ public final class PostgresProductSearch: Sendable {
 
     /// The products with this groupId, in productId order, at most `limit`.
     public func variants(groupId: String, limit: Int = 500) async throws -> [Product] {
-        var statement = PostgresStatement("SELECT * FROM products WHERE \"groupId\" = ")
+        // `<> ''` lets the planner take the family index, which holds only products with a groupId.
+        var statement = PostgresStatement("SELECT * FROM products WHERE \"groupId\" <> '' AND \"groupId\" = ")
         statement.sql += statement.bind(groupId) + " ORDER BY \(PostgresSchema.key) LIMIT \(limit)"
         return try await products(statement, doing: "read the variants")
     }
@@ -429,10 +490,13 @@ public final class PostgresProductSearch: Sendable {
         }
     }
 
-    /// `SELECT count(*)` of the rows `clauses` (`FROM … WHERE …`) select, stopping at `limit` rows.
-    private func count(_ clauses: PostgresStatement, upTo limit: Int?) async throws -> Int {
+    /// `SELECT count(*)` of the rows `clauses` (`FROM … p WHERE …`) select, or with `families` of
+    /// their families, stopping at `limit`.
+    private func count(_ clauses: PostgresStatement, families: Bool = false, upTo limit: Int?) async throws -> Int {
         var statement = clauses
-        statement.sql = limit.map { "SELECT count(*) FROM (SELECT 1 \(clauses.sql) LIMIT \($0)) AS matches" } ?? "SELECT count(*) \(clauses.sql)"
+        let counted = families ? "DISTINCT \(Self.familyKey)" : "1"
+        statement.sql = limit.map { "SELECT count(*) FROM (SELECT \(counted) \(clauses.sql) LIMIT \($0)) AS matches" }
+            ?? (families ? "SELECT count(\(counted)) \(clauses.sql)" : "SELECT count(*) \(clauses.sql)")
         return try await session.scalar(statement.query, as: Int.self, doing: "count the matches") ?? 0
     }
 

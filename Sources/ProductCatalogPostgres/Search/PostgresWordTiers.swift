@@ -90,6 +90,17 @@ struct PostgresWordTiers {
         }
     }
 
+    /// The bucket of the ranking rules of a product of ``anyTier(in:)``: its tier's, the first
+    /// whose condition it meets, for the tiers without typos; else ``typoBucket(in:)``.
+    func bucket(in statement: inout PostgresStatement) -> String {
+        var cases: [String] = []
+        for tier in plan.tiers where !tier.isTypo {
+            cases.append("WHEN \(condition(of: tier, in: &statement)) THEN \(tier.bucket)")
+        }
+        let typos = typoBucket(in: &statement)
+        return cases.isEmpty ? typos : "CASE \(cases.joined(separator: " ")) ELSE \(typos) END"
+    }
+
     /// The condition of the products in some typo tier: every tier's words, none without typos.
     func typoCandidates(in statement: inout PostgresStatement) -> String {
         "\(anyTier(in: &statement)) AND NOT \(checks(plan.words.indices.map(start), in: &statement))"

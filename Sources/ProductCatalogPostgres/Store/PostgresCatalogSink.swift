@@ -197,6 +197,7 @@ public final class PostgresCatalogSink: CatalogSink {
                 "CREATE UNIQUE INDEX \(PostgresSchema.keyIndex(table)) ON \(table) (\(PostgresSchema.key))", doing: "index the productIds")
             try await session.execute("ANALYZE \(table)", doing: "analyze the new table")
             try await session.execute(PostgresSchema.createTitleKeyIndex(table), doing: "index the title keys")
+            try await session.execute(PostgresSchema.createFamilyIndex(table), doing: "index the families")
             try await listTerms(session, of: table)
         } catch {
             // Closing the helper's connection stops its index build.
@@ -397,6 +398,7 @@ public final class PostgresCatalogSink: CatalogSink {
                 "ALTER INDEX \(PostgresSchema.wordsIndex(build)) RENAME TO \(PostgresSchema.wordsIndex(live))",
                 "ALTER INDEX \(PostgresSchema.titleKeyIndex(build)) RENAME TO \(PostgresSchema.titleKeyIndex(live))",
                 "ALTER INDEX \(PostgresSchema.wordRowIndex(build)) RENAME TO \(PostgresSchema.wordRowIndex(live))",
+                "ALTER INDEX \(PostgresSchema.familyIndex(build)) RENAME TO \(PostgresSchema.familyIndex(live))",
                 "DROP TABLE IF EXISTS \(PostgresSchema.termsTable)",
                 "ALTER TABLE \(PostgresSchema.buildTermsTable) RENAME TO \(PostgresSchema.termsTable)",
                 """

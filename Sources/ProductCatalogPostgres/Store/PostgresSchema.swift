@@ -11,6 +11,7 @@ import ProductCatalog
 /// CREATE INDEX products_words ON products USING gin (catalog_words);
 /// CREATE INDEX products_title_key ON products (catalog_title_key);
 /// CREATE INDEX products_word_row ON products (catalog_word_row);
+/// CREATE INDEX products_family ON products ("groupId") WHERE "groupId" <> '';
 /// CREATE TABLE catalog_terms (term text COLLATE "C" PRIMARY KEY, docs bigint NOT NULL);
 /// CREATE TABLE catalog_meta (name text PRIMARY KEY, value bigint NOT NULL);
 /// ```
@@ -63,6 +64,8 @@ enum PostgresSchema {
     static func wordsIndex(_ table: String) -> String { table + "_words" }
     /// The index of `table`'s title keys.
     static func titleKeyIndex(_ table: String) -> String { table + "_title_key" }
+    /// The index of `table`'s families: the products with a groupId, by groupId.
+    static func familyIndex(_ table: String) -> String { table + "_family" }
     /// The index of `table`'s word rows, which a page of a tier with many matches walks in order.
     static func wordRowIndex(_ table: String) -> String { table + "_word_row" }
     /// The primary key of a terms table.
@@ -144,6 +147,12 @@ enum PostgresSchema {
     /// `CREATE INDEX` for the title keys of `table`.
     static func createTitleKeyIndex(_ table: String) -> String {
         "CREATE INDEX \(titleKeyIndex(table)) ON \(table) (\(titleKeyColumn))"
+    }
+
+    /// `CREATE INDEX` for the families of `table`: only the products that have a groupId, as a
+    /// catalog file's `products_family`.
+    static func createFamilyIndex(_ table: String) -> String {
+        "CREATE INDEX IF NOT EXISTS \(familyIndex(table)) ON \(table) (\"groupId\") WHERE \"groupId\" <> ''"
     }
 
     /// `CREATE INDEX` for the word rows of `table`.
