@@ -1402,7 +1402,8 @@ class BrowserTest:
 
     def families(self):
         """Two products of one family (a groupId) are one row with their count and options; its button opens a row
-        per variant under it, whose star and productId act on that variant."""
+        per variant under it, whose star and productId act on that variant; an option's chip filters the variants;
+        the family's row selects the whole family for a bulk edit."""
         self.api_send("PUT", "/api/products/ZZ-BROWSER-3", {"productId": "ZZ-BROWSER-3", "title": "Browser test mug, large",
                                                             "groupId": "ZZ-FAMILY", "size": "L", "options": "Size: L; Finish: Glazed"})
         page = self.server.get_json("/api/products", q="zz-browser")
@@ -1450,6 +1451,26 @@ class BrowserTest:
         self.driver.find_element(By.CSS_SELECTOR, chip).click()
         self.wait(lambda: self.row_ids() == ["ZZ-BROWSER-2"], f"the option's chip did not lift its filter; saw {self.row_ids()}")
         self.show_filters(False)
+        # The family's row selects the whole family: a bulk set reaches both variants, and its Undo both.
+        self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, '#rows tr[data-product-id="ZZ-BROWSER-2"] .select-box'))
+        self.wait(lambda: self.element("bulk-count").text == "1 selected: 1 family with all their variants",
+                  f"the family's row does not say it selects the family: {self.element('bulk-count').text!r}")
+        self.element("bulk-set-open").click()
+        Select(self.element("bulk-field")).select_by_value("brand")
+        self.element("bulk-value").send_keys(Keys.CONTROL, "a")
+        self.element("bulk-value").send_keys(Keys.BACKSPACE)
+        self.element("bulk-value").send_keys("Famille")
+        self.element("bulk-form").find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+        self.wait(lambda: self.element("bulk-apply").is_displayed(), "no preview of the family's bulk edit")
+        self.element("bulk-apply").click()
+        self.wait(lambda: "Changed 2 products." in self.element("message").text, f"the family's bulk edit did not change both variants: {self.element('message').text!r}")
+        brands = [self.server.get_json("/api/products/" + i)["brand"] for i in ["ZZ-BROWSER-2", "ZZ-BROWSER-3"]]
+        assert brands == ["Famille", "Famille"], f"the family's variants have the brands {brands}"
+        self.wait(lambda: self.element("undo").is_displayed(), "no Undo after the family's bulk edit")
+        self.element("undo-button").click()
+        self.wait(lambda: "Restored the brand of 2 products." in self.element("message").text, f"the Undo did not restore both: {self.element('message').text!r}")
+        self.element("bulk-clear").click()
+        self.wait(lambda: not self.element("bulk").is_displayed(), "the selection was not cleared")
 
     def favorites(self):
         """A star given with the keyboard puts the product first in the unfiltered list and marks it in searches."""
@@ -1828,7 +1849,7 @@ class BrowserTest:
         self.check("a product found by its brand shows the brand, and one found by its type the type, matched words bold", self.matched_brand)
         self.check("a rename lists the product under its new productId, focused", self.rename_product)
         self.check("variants in the detail; a picture cropped square, stored and shown", self.variants_and_image)
-        self.check("a family is one row with its count and options; it opens into its variants, one starred and opened", self.families)
+        self.check("a family is one row with its count and options; it opens into its variants, one starred and opened; an option filters; the row edits the whole family", self.families)
         self.check("a stock file from the import panel; a product's stock table; the \"In stock at\" chip of a store and In stock filter the list", self.stock_by_store)
         self.check("selected rows added to a new collection, shown from its chip and exported, one taken out, the collection deleted; a collection file imported; a search saved as a smart one", self.collections)
         self.check("a star from the keyboard puts the product first and marks it", self.favorites)

@@ -1,7 +1,8 @@
 // Bulk actions: select rows (a click, shift-click for a range, or every match of the search up to
 // a limit), then star, unstar, delete (with a few seconds to undo) or set a field on all of them
 // (previewed first, with an Undo after), each as one request to POST /api/products/batch, which
-// says what changed, what it refused, and what a set replaced.
+// says what changed, what it refused, and what a set replaced. A family's row selects the whole
+// family, every variant; a variant's row, opened under it, that variant alone (see selection.js).
 
 import { $ } from "./elements.js";
 import { counted, withDecimalPoint } from "./formats.js";
@@ -11,6 +12,7 @@ import { search, onNewSearch, showProducts } from "./list.js";
 import { showMessage } from "./messages.js";
 import { loadFavorites } from "./favorites.js";
 import { FIELDS } from "./fields.js";
+import { chosenFamilies, chosenProductIds, clearSelection, noteChosen } from "./selection.js";
 
 /** The most products one batch changes: the server's limit. */
 const MAX_SELECTED = 1000;
@@ -35,25 +37,36 @@ function paint() {
   }
   $("bulk").hidden = selected.size === 0;
   if (selected.size === 0) closeForms();
-  $("bulk-count").textContent = `${counted(selected.size, "product")} selected`;
+  $("bulk-count").textContent = selectionText();
   const shown = rows().map((row) => row.dataset.productId);
   const all = $("select-shown");
   all.checked = shown.length > 0 && shown.every((id) => selected.has(id));
   all.indeterminate = !all.checked && shown.some((id) => selected.has(id));
 }
 
+/** "3 products selected", or with families chosen from their rows, "3 selected: 2 families with all their variants". */
+function selectionText() {
+  const families = chosenFamilies().length;
+  if (families === 0) return `${counted(selected.size, "product")} selected`;
+  return `${selected.size} selected: ${counted(families, "family", "families")} with all their variants`;
+}
+
 function toggle(row, shift) {
-  const ids = rows().map((candidate) => candidate.dataset.productId);
+  const all = rows();
+  const ids = all.map((candidate) => candidate.dataset.productId);
   const id = row.dataset.productId;
   const on = !selected.has(id);
-  const range = shift && lastClicked !== null && ids.includes(lastClicked)
-    ? ids.slice(Math.min(ids.indexOf(lastClicked), ids.indexOf(id)), Math.max(ids.indexOf(lastClicked), ids.indexOf(id)) + 1)
-    : [id];
+  const first = lastClicked === null ? -1 : all.indexOf(lastClicked);
+  const range = shift && first >= 0
+    ? all.slice(Math.min(first, all.indexOf(row)), Math.max(first, all.indexOf(row)) + 1)
+    : [row];
   for (const each of range) {
-    if (on && selected.size < MAX_SELECTED) selected.add(each);
-    if (!on) selected.delete(each);
+    const eachId = each.dataset.productId;
+    if (on && selected.size < MAX_SELECTED) selected.add(eachId);
+    if (!on) selected.delete(eachId);
+    noteChosen(eachId, on && each.dataset.family === "true");
   }
-  lastClicked = id;
+  lastClicked = row;
   paint();
 }
 
@@ -74,7 +87,12 @@ async function selectAllMatches() {
     do {
       if (cursor) params.set("after", cursor);
       const page = await request("/api/products?" + params);
-      for (const product of page.products) if (selected.size < MAX_SELECTED) selected.add(product.productId);
+      for (const product of page.products) {
+        if (selected.size >= MAX_SELECTED) break;
+        selected.add(product.productId);
+        // Listed for its family: the whole family is chosen, as its row would choose it.
+        noteChosen(product.productId, Boolean(product.family));
+      }
       cursor = page.nextCursor;
     } while (cursor && selected.size < MAX_SELECTED);
   } catch (error) {
@@ -135,13 +153,26 @@ async function send(action, productIds, fields) {
 
 /** Makes `ids` the selection, the rest unselected. */
 function selectOnly(ids) {
-  selected.clear();
+  clearSelection();
   for (const id of ids.slice(0, MAX_SELECTED)) selected.add(id);
   paint();
 }
 
+/** The productIds the action acts on: families chosen from their rows bring every variant; null, said, when they cannot be read. */
+async function chosen() {
+  try {
+    const { ids, truncated } = await chosenProductIds(MAX_SELECTED);
+    if (truncated) showMessage(`The families chosen hold more than ${counted(MAX_SELECTED, "product")}: this acts on the first ${MAX_SELECTED}.`, true);
+    return ids;
+  } catch (error) {
+    showMessage(`The variants of the families chosen could not be read: ${error.message}`, true);
+    return null;
+  }
+}
+
 async function act(action) {
-  const ids = [...selected];
+  const ids = await chosen();
+  if (!ids) return;
   if (action === "delete") return deleteWithUndo(ids);
   const answer = await send(action, ids, null);
   if (!answer) return;
@@ -160,8 +191,10 @@ function setChange() {
 function previewSet() {
   const { field, text } = setChange();
   const label = LABELS[field] || field;
-  $("bulk-preview-text").textContent = `${counted(selected.size, "product")}: ${label} → ${text === "" ? "(cleared)" : `“${text}”`}`;
-  $("bulk-apply").textContent = `Apply to ${counted(selected.size, "product")}`;
+  const families = chosenFamilies().length;
+  const what = families === 0 ? counted(selected.size, "product") : `${selected.size} selected (${counted(families, "family", "families")} with all their variants)`;
+  $("bulk-preview-text").textContent = `${what}: ${label} → ${text === "" ? "(cleared)" : `“${text}”`}`;
+  $("bulk-apply").textContent = families === 0 ? `Apply to ${counted(selected.size, "product")}` : "Apply";
   $("bulk-form").hidden = true;
   $("bulk-preview").hidden = false;
   $("bulk-apply").focus();
@@ -170,8 +203,9 @@ function previewSet() {
 /** Sends the previewed set, then offers to undo it: what it replaced is set again, one batch per old value. */
 async function applySet() {
   const { field, text } = setChange();
-  const ids = [...selected];
+  const ids = await chosen();
   closeForms();
+  if (!ids) return;
   const answer = await send("set", ids, { [field]: text });
   if (!answer) return;
   await search();
@@ -223,7 +257,7 @@ function deleteWithUndo(ids) {
   if (pendingDelete) finishDelete();
   const hidden = rows().filter((row) => ids.includes(row.dataset.productId));
   for (const row of hidden) row.hidden = true;
-  selected.clear();
+  clearSelection();
   paint();
   pendingDelete = { ids, hidden };
   offerUndo(`${counted(ids.length, "product")} will be deleted.`, undoDelete, finishDelete);
@@ -282,12 +316,13 @@ export function wireBulk() {
     for (const row of rows()) {
       if (event.target.checked && selected.size < MAX_SELECTED) selected.add(row.dataset.productId);
       if (!event.target.checked) selected.delete(row.dataset.productId);
+      noteChosen(row.dataset.productId, event.target.checked && row.dataset.family === "true");
     }
     paint();
   });
   $("bulk-all").addEventListener("click", selectAllMatches);
   $("bulk-clear").addEventListener("click", () => {
-    selected.clear();
+    clearSelection();
     paint();
   });
   for (const button of document.querySelectorAll("[data-bulk]")) button.addEventListener("click", () => act(button.dataset.bulk));

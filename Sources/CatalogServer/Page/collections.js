@@ -10,6 +10,10 @@ import { request } from "./api.js";
 import { state } from "./state.js";
 import { search, onNewSearch } from "./list.js";
 import { showMessage } from "./messages.js";
+import { chosenProductIds, clearSelection } from "./selection.js";
+
+/** The most products one request puts in or takes out of a collection: as many as a bulk action changes. */
+const MAX_CHOSEN = 1000;
 
 /** The collections as the server last listed them. */
 let collections = [];
@@ -104,17 +108,17 @@ async function deleteShown() {
 /** Takes the selected products out of the collection shown. */
 async function removeSelected() {
   const name = state.list.filters.collection[0];
-  const productIds = [...state.selection];
-  if (!name || productIds.length === 0) return;
+  if (!name || state.selection.size === 0) return;
   let answer;
   try {
+    const { ids: productIds } = await chosenProductIds(MAX_CHOSEN);
     answer = await request(`/api/collections/${encodeURIComponent(name)}/products`, { method: "DELETE", json: { productIds } });
   } catch (error) {
     showMessage(`Nothing was taken out: ${error.message}`, true);
     return;
   }
   showMessage(`Took ${counted(answer.changed, "product")} out of “${answer.collection.name}”, which holds ${counted(answer.collection.products, "product")}.`);
-  state.selection.clear();
+  clearSelection();
   await loadCollections();
   await search();
 }
@@ -126,12 +130,13 @@ function show(chip) {
 
 /** Puts the selected products in the collection typed, making it when it is new. */
 async function addSelected(name) {
-  const productIds = [...state.selection];
-  if (productIds.length === 0) return;
+  if (state.selection.size === 0) return;
   // A name the page knows goes to that collection; another makes one (asking first would be a 404 to log).
   const known = collections.some((entry) => entry.name.toLowerCase() === name.toLowerCase());
   let answer;
   try {
+    // A family chosen from its row puts every variant in.
+    const { ids: productIds } = await chosenProductIds(MAX_CHOSEN);
     if (known) {
       answer = await request(`/api/collections/${encodeURIComponent(name)}/products`, { method: "POST", json: { productIds } });
     } else {

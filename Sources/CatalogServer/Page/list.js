@@ -397,6 +397,8 @@ export async function toggleFamily(button) {
 function productRow(product, starredGroup = false, stores = null, asVariant = false) {
   const row = document.createElement("tr");
   row.dataset.productId = product.productId;
+  // A family's row: selecting it chooses every variant of the family (see selection.js).
+  if (product.family && !asVariant) row.dataset.family = "true";
   if (starredGroup) row.classList.add("starred-group");
 
   const selectCell = cell("select-cell", "");
