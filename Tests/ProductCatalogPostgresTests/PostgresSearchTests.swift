@@ -69,4 +69,57 @@ import Testing
             await search.close()
         }
     }
+
+    /// Families of 1 to 20 variants with options: filters by option, families listed and counted,
+    /// their summaries and the option facets alike on both engines.
+    @Test func optionsAndFamiliesAgreeWithTheCatalogFile() async throws {
+        let folder = try TemporaryFolder()
+        var csv: [UInt8] = []
+        RealisticProductGenerator(rows: 3_000, seed: 5, families: true, vocabulary: RealisticVocabulary(words: 20_000, seed: 7)).write { csv.append(contentsOf: $0) }
+        let file = folder.path + "/families.csv"
+        try Data(csv).write(to: URL(fileURLWithPath: file))
+        let databasePath = folder.path + "/catalog.sqlite"
+        _ = try CatalogImporter(options: ImportOptions(databasePath: databasePath)).run(source: try FileByteSource(path: file))
+        let reference = try ProductSearch(databasePath: databasePath)
+        let sample = try reference.page(prefix: "", listing: .variants, limit: 3_000).products.enumerated().filter { $0.offset % 300 == 11 }.map(\.element)
+        let queries = [""] + sample.flatMap { product in
+            let words = (product.title ?? "").split(separator: " ").map(String.init)
+            return [words.first.map { String($0.prefix(3)) } ?? "", words.prefix(2).joined(separator: " "), String(product.productId.prefix(4))]
+        }
+        func filters(_ options: [String]) -> SearchFilters {
+            var filters = SearchFilters()
+            filters.options = options
+            return filters
+        }
+        let optionFilters = [SearchFilters(), filters(["Size:M"]), filters(["size:m", "SIZE:L", "Color:Navy"]), filters([":wool"]), filters(["Material:Wool", "Material:Silk"])]
+        try await PostgresTestServer.withCatalog { location in
+            _ = try await importCSV(file, into: location)
+            let search = try await PostgresProductSearch.open(location)
+            var compared = 0
+            for query in queries {
+                for filters in optionFilters {
+                    let expected = try await Self.allPages(limit: 7) { try reference.page(query: query, filters: filters, after: $0, limit: 7) }
+                    let found = try await Self.allPages(limit: 7) { try await search.page(query: query, filters: filters, after: $0, limit: 7) }
+                    #expect(found == expected, "query \(query), \(filters.options)")
+                    let count = try reference.countMatches(query: query, filters: filters)
+                    if !count.isEstimate {
+                        #expect(try await search.count(query: query, filters: filters) == count.count, "count of \(query), \(filters.options)")
+                        compared += 1
+                    }
+                    let first = try await search.page(query: query, filters: filters, limit: 20)
+                    #expect(try await search.familySummaries(of: first.products) == (try reference.familySummaries(of: first.products)), "families of \(query)")
+                    let facets = try await search.facets(query: query, filters: filters, cap: 300)
+                    #expect(facets == (try reference.facets(query: query, filters: filters, cap: 300)), "facets of \(query), \(filters.options)")
+                    if filters.options.isEmpty, query.isEmpty { #expect(facets.options.map(\.name).contains("Material")) }
+                }
+            }
+            #expect(compared > queries.count * 3)
+            // The filters are not vacuous: each lets through some products but not all.
+            for filters in optionFilters.dropFirst() {
+                let passing = try reference.count(query: "", filters: filters, listing: .variants)
+                #expect(passing > 0 && passing < 3_000, "\(filters.options): \(passing)")
+            }
+            await search.close()
+        }
+    }
 }

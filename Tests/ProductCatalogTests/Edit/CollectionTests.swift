@@ -253,6 +253,7 @@ import Testing
         filters.colors = ["Navy blue"]
         filters.sizes = ["", "M"]
         filters.brands = ["Müller"]
+        filters.options = ["Length:14 Inches", ":Red & Blue"]
         filters.stores = ["Old Town"]
         filters.minPrice = Price("1.5")
         filters.maxPrice = Price("20")
