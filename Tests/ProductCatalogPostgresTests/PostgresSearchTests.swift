@@ -1,7 +1,7 @@
 import FeedGenerator
 import Foundation
 import ProductCatalog
-import ProductCatalogPostgres
+@testable import ProductCatalogPostgres
 import Testing
 
 /// The same generated file imported into a catalog file and into PostgreSQL must search alike
@@ -120,6 +120,33 @@ import Testing
                 #expect(passing > 0 && passing < 3_000, "\(filters.options): \(passing)")
             }
             await search.close()
+        }
+    }
+
+    /// A catalog of this layout made before options and the families' index: a search adds the
+    /// empty column and answers; the next upsert builds the index and keeps its options.
+    @Test func aCatalogMadeBeforeOptionsGetsThemAndItsFamilyIndex() async throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("feed.csv", "productId,title,groupId\nB-1,Braid Bundle,B\nB-2,Braid Bundle,B\nW-1,Wool Throw,\n")
+        try await PostgresTestServer.withCatalog { location in
+            _ = try await importCSV(file, into: location)
+            try await PostgresTestServer.execute("DROP INDEX \(PostgresSchema.familyIndex(PostgresSchema.table))", at: location)
+            try await PostgresTestServer.execute("ALTER TABLE products DROP COLUMN options", at: location)
+            let search = try await PostgresProductSearch.open(location)
+            let page = try await search.page(query: "braid")
+            #expect(page.products.map(\.productId) == ["B-1"])
+            #expect(try await search.facets(query: "braid").options.isEmpty)
+            await search.close()
+            #expect(try await PostgresTestServer.integer("SELECT count(*) FROM pg_indexes WHERE indexname = 'products_family' AND schemaname = current_schema()", at: location) == 0)
+            var upsert = ImportOptions()
+            upsert.mode = .upsert
+            _ = try await importCSV(try folder.write("options.csv", "productId,options\nB-2,Length: 14 Inches\n"), into: location, options: upsert)
+            #expect(try await PostgresTestServer.integer("SELECT count(*) FROM pg_indexes WHERE indexname = 'products_family' AND schemaname = current_schema()", at: location) == 1)
+            let again = try await PostgresProductSearch.open(location)
+            var filters = SearchFilters()
+            filters.options = ["Length:14 inches"]
+            #expect(try await again.page(query: "braid", filters: filters).products.map(\.productId) == ["B-2"])
+            await again.close()
         }
     }
 }

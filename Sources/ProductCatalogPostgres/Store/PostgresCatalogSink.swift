@@ -255,6 +255,9 @@ public final class PostgresCatalogSink: CatalogSink {
                                deletingMissing: DeletionOfMissing?) async throws -> (Int, Int, Int) {
         let table = PostgresSchema.table
         try await session.execute("BEGIN", doing: "begin the upsert")
+        // A catalog made by an earlier build gets the fields' columns and the families' index it lacks (a no-op after).
+        try await PostgresCatalogState.addMissingFieldColumns(session)
+        try await session.execute(PostgresSchema.createFamilyIndex(table), doing: "index the families")
         let before = try await session.scalar("SELECT count(*) FROM products", as: Int.self, doing: "count the products") ?? 0
         var live = try await PostgresCatalogState.columns(session)
         for name in extraColumns where live[name.lowercased()] == nil {

@@ -24,10 +24,23 @@ enum PostgresCatalogState {
         let state = try await read(session)
         let location = session.location.description
         switch state {
-        case .catalog: return state
+        case .catalog:
+            try await addMissingFieldColumns(session)
+            return state
         case .missing: if creating { return state } else { throw CatalogError.noCatalog(path: location) }
         case .earlierLayout: throw PostgresCatalogError.earlierLayout(location: location)
         case .otherTable: throw PostgresCatalogError.notACatalog(location: location, table: PostgresSchema.table)
+        }
+    }
+
+    /// Adds the columns of the fields a catalog of this layout made by an earlier build lacks
+    /// (`options` came later): empty, which PostgreSQL adds without rewriting the table.
+    static func addMissingFieldColumns(_ session: PostgresSession) async throws {
+        let live = try await columns(session)
+        for column in PostgresSchema.fieldColumns where live[column.name.lowercased()] == nil {
+            let type = PostgresSchema.type(isInteger: column.isInteger)
+            try await session.execute("ALTER TABLE \(PostgresSchema.table) ADD COLUMN IF NOT EXISTS \(PostgresSchema.quote(column.name)) \(type)",
+                                      doing: "add the column \(column.name)")
         }
     }
 
