@@ -42,12 +42,13 @@ struct ExportController<Context: RequestContext> {
             throw APIError(.badRequest, "spreadsheet=safe is the one value, for a CSV export to open in a spreadsheet.",
                            fields: ["spreadsheet": "Use safe, with format=csv, or leave it out."])
         }
+        // Every variant the search finds, whatever the list shows.
+        let every = { var request = search.request; request.listing = .variants; return request }()
         // The first batch is read before answering, so that a search the catalog refuses is an error status.
         let snapshot = try await store.snapshot()
         let first: SearchPage
         do {
-            first = try await snapshot.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos,
-                                                sort: search.sort, listing: .variants, after: nil, limit: Self.batchSize)
+            first = try await snapshot.products(every, after: nil, limit: Self.batchSize)
         } catch {
             await snapshot.close()
             throw error
@@ -69,8 +70,7 @@ struct ExportController<Context: RequestContext> {
                 while true {
                     try await writer.write(ByteBuffer(bytes: export.encode(page.products)))
                     guard let cursor = page.nextCursor else { break }
-                    page = try await snapshot.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos,
-                                                       sort: search.sort, listing: .variants, after: cursor, limit: Self.batchSize)
+                    page = try await snapshot.products(every, after: cursor, limit: Self.batchSize)
                 }
                 await snapshot.close()
             } catch {

@@ -16,7 +16,7 @@ struct FacetsController<Context: RequestContext> {
     /// all matches or, past 10,000, the first 10,000 (`"complete": false`).
     @Sendable func counts(request: Request, context: Context) async throws -> Response {
         let search = try await SearchParameters.read(FormQuery(request.uri.query), in: store)
-        let counts = try await store.facets(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: search.typos) ?? .noMatches
+        let counts = try await store.facets(search.request) ?? .noMatches
         return JSONResponse.response(counts.jsonValue)
     }
 }

@@ -52,9 +52,7 @@ struct ProductsController<Context: RequestContext> {
             }
             cursor = value
         }
-        let (page, count, complete) = try await store.page(search.text, byPrefix: search.byPrefix, filters: search.filters,
-                                                           typos: search.typos, sort: search.sort, listing: search.listing,
-                                                           after: cursor, limit: limit)
+        let (page, count, complete) = try await store.page(search.request, after: cursor, limit: limit)
         guard case .object(var members) = page.jsonValue else { return JSONResponse.response(page.jsonValue) }
         members.append(.init("count", .int(count)))
         members.append(.init("countComplete", .bool(complete)))

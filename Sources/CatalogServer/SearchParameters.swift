@@ -26,6 +26,11 @@ struct SearchParameters {
     /// The longest `q`: a pasted title or more; its first ``WordQuery/maxWords`` words are used.
     static var maxWordQueryBytes: Int { WordQuery.maxBytes }
 
+    /// What the engines take.
+    var request: SearchRequest {
+        SearchRequest(text, byPrefix: byPrefix, filters: filters, typos: typos, sort: sort, listing: listing)
+    }
+
     /// True when `q` has more words than a search uses, so only the first were looked for.
     var isTruncated: Bool { !byPrefix && WordQuery(text).isTruncated }
 

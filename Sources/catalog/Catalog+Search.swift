@@ -88,9 +88,9 @@ extension Catalog {
             let (page, counts, stock) = try await database.withCatalog { catalog in
                 // A smart collection searches as it was saved.
                 let search = try await catalog.resolvingCollection(SavedSearch(text: text, byPrefix: prefix != nil, filters: filters, sort: sort))
-                let page = try await catalog.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: !exact, sort: search.sort,
-                                                  listing: variants ? .variants : .families, after: cursor, limit: limit)
-                let counts = facets ? try await catalog.facets(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: !exact) : nil
+                let request = SearchRequest(search, typos: !exact, listing: variants ? .variants : .families)
+                let page = try await catalog.products(request, after: cursor, limit: limit)
+                let counts = facets ? try await catalog.facets(request) : nil
                 let stock = json ? try await catalog.stock(of: page.products.map(\.productId)) : [:]
                 if prefix == nil, !text.isEmpty, try await !catalog.indexesWords() {
                     Terminal.standardError.write("Note: this catalog was made by an earlier version, so only productIds starting with \(ShellQuoting.quote(text)) were searched. Import the file again, or add or edit a product, to index its words.\n")

@@ -8,11 +8,11 @@ import Testing
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         try fixture.importCSV(productsCSV(prefix: "OLD", count: 3))
-        let before = try await fixture.store.page("", byPrefix: true, after: nil, limit: 20)
+        let before = try await fixture.store.page(SearchRequest("", byPrefix: true), after: nil, limit: 20)
         #expect(before.page.products.map(\.productId) == ["OLD-000", "OLD-001", "OLD-002"])
         // What `catalog import` in a shell does: a new file renamed over the one the store has open.
         try fixture.importCSV(productsCSV(prefix: "NEW", count: 2))
-        let after = try await fixture.store.page("", byPrefix: true, after: nil, limit: 20)
+        let after = try await fixture.store.page(SearchRequest("", byPrefix: true), after: nil, limit: 20)
         #expect(after.page.products.map(\.productId) == ["NEW-000", "NEW-001"])
         #expect(after.count == 2)
     }
@@ -43,11 +43,11 @@ import Testing
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         try fixture.importCSV(productsCSV(prefix: "P", count: 2))
-        #expect(try await fixture.store.page("p", byPrefix: true, after: nil, limit: 20).count == 2)
+        #expect(try await fixture.store.page(SearchRequest("p", byPrefix: true), after: nil, limit: 20).count == 2)
         // An update in place, as an upsert import does: same file, so only SQLite can tell.
         let other = try Connection(path: fixture.databasePath, mode: .readWrite)
         try other.execute("INSERT INTO products (productId, title) VALUES ('P-X', 'From elsewhere')")
-        let after = try await fixture.store.page("p", byPrefix: true, after: nil, limit: 20)
+        let after = try await fixture.store.page(SearchRequest("p", byPrefix: true), after: nil, limit: 20)
         #expect(after.count == 3)
         #expect(after.page.products.map(\.productId).last == "P-X")
     }
@@ -56,10 +56,10 @@ import Testing
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         try fixture.importCSV(productsCSV(prefix: "P", count: 2))
-        #expect(try await fixture.store.page("p", byPrefix: true, after: nil, limit: 20).count == 2)
+        #expect(try await fixture.store.page(SearchRequest("p", byPrefix: true), after: nil, limit: 20).count == 2)
         _ = try await fixture.store.add(Product(productId: "P-9", title: "Nine"))
-        #expect(try await fixture.store.page("p", byPrefix: true, after: nil, limit: 20).count == 3)
+        #expect(try await fixture.store.page(SearchRequest("p", byPrefix: true), after: nil, limit: 20).count == 3)
         try await fixture.store.delete(productId: "P-000")
-        #expect(try await fixture.store.page("p", byPrefix: true, after: nil, limit: 20).count == 2)
+        #expect(try await fixture.store.page(SearchRequest("p", byPrefix: true), after: nil, limit: 20).count == 2)
     }
 }

@@ -147,6 +147,13 @@ import Testing
             let lengths = (options[1]["values"] as? [[String: Any]])?.map { "\($0["value"]!)=\($0["count"]!)" }
             #expect(lengths == ["14 Inches=2", "18 Inches=1"])
             #expect(facets["optionsCounted"] as? Int == 3 && facets["optionsComplete"] as? Bool == true)
+            // A family is one result, counted as one; the catalog's summary counts every product.
+            let families = try await client.execute(uri: "/api/products?q=braid", method: .get)
+            #expect(try families.productIds() == ["B-14-beige"])
+            let page = try families.json()
+            #expect(page["count"] as? Int == 1 && page["counts"] as? String == "families")
+            #expect(((page["products"] as? [[String: Any]])?.first?["family"] as? [String: Any])?["variants"] as? Int == 3)
+            #expect(try await client.execute(uri: "/api/catalog", method: .get).json()["products"] as? Int == 5)
         }
     }
 

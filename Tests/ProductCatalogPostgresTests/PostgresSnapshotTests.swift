@@ -37,7 +37,7 @@ import Testing
             await snapshot.close()
             #expect(seen == expected && seen.count == 120)
             #expect(try await importing?.value.productsInCatalog == 120)
-            let after = try await catalog.products("", byPrefix: false, filters: SearchFilters(), typos: true, sort: .relevance, listing: .families, after: nil, limit: 500)
+            let after = try await catalog.products(SearchRequest(""), after: nil, limit: 500)
             #expect(after.products.first?.productId == "P-100" && after.products.allSatisfy { $0.title == "New" })
             await catalog.close()
         }

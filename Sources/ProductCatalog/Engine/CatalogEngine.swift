@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// let catalog: any CatalogEngine = SQLiteCatalog(databasePath: "catalog.sqlite")
-/// let (page, count, _) = try await catalog.page("linen shirt", byPrefix: false, after: nil, limit: 20)
+/// let (page, count, _) = try await catalog.page(SearchRequest("linen shirt"), after: nil, limit: 20)
 /// ```
 ///
 /// Failures are typed: ``EngineError`` for what only an engine can say (unreachable, busy, a
@@ -19,18 +19,16 @@ public protocol CatalogEngine: Sendable {
     /// Whether the catalog keeps stock by store, so that a stock file can be imported into it.
     var keepsStockByStore: Bool { get }
 
-    /// A page of products matching `text` (a query, or with `byPrefix` the start of a productId)
-    /// and `filters`, and how many match in all, `complete` false when counting stopped early
-    /// (a query with words counts up to ``ProductSearch/queryCountCap``).
-    func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
-              limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool)
+    /// A page of the products `request` finds after `cursor`, and how many it finds in all,
+    /// `complete` false when counting stopped early (a query with words counts up to
+    /// ``ProductSearch/queryCountCap``); listing families, with their summaries.
+    func page(_ request: SearchRequest, after cursor: KeysetCursor?, limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool)
     /// One unchanging state of the catalog to read a whole search from (an export); see ``CatalogSnapshot``.
     func snapshot() async throws -> any CatalogSnapshot
     /// The same page without counting the matches, for reading through all of them.
-    func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
-                  limit: Int) async throws -> SearchPage
-    /// How many of the products ``page(_:byPrefix:filters:typos:sort:after:limit:)`` finds have each type, color and size.
-    func facets(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool) async throws -> FacetCounts?
+    func products(_ request: SearchRequest, after cursor: KeysetCursor?, limit: Int) async throws -> SearchPage
+    /// How many of the products `request` finds have each type, color, size and option; nil for a catalog not made yet.
+    func facets(_ request: SearchRequest) async throws -> FacetCounts?
     /// The product with this productId (ASCII case ignored), if any.
     func product(id: String) async throws -> Product?
     /// The starred products, in productId order.
@@ -115,9 +113,4 @@ extension CatalogEngine {
         return saved
     }
 
-    /// A page in the search's own order, typos allowed.
-    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters = SearchFilters(), listing: ResultListing = .families,
-                     after cursor: KeysetCursor?, limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
-        try await page(text, byPrefix: byPrefix, filters: filters, typos: true, sort: .relevance, listing: listing, after: cursor, limit: limit)
-    }
 }

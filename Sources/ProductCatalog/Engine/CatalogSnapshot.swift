@@ -14,9 +14,8 @@
 /// On PostgreSQL it is a `REPEATABLE READ` transaction, which an import's swap waits for. Close
 /// it as soon as the reading is done; a snapshot released unclosed ends with its connection.
 public protocol CatalogSnapshot: Sendable {
-    /// As ``CatalogEngine/products(_:byPrefix:filters:typos:sort:after:limit:)``, in the snapshot.
-    func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
-                  limit: Int) async throws -> SearchPage
+    /// As ``CatalogEngine/products(_:after:limit:)``, in the snapshot.
+    func products(_ request: SearchRequest, after cursor: KeysetCursor?, limit: Int) async throws -> SearchPage
     /// As ``CatalogEngine/stock(of:)``, in the snapshot.
     func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]]
     /// As ``CatalogEngine/members(of:after:limit:)``, in the snapshot.
@@ -31,8 +30,7 @@ extension CatalogSnapshot {
     public func forEachBatch(of search: SavedSearch, typos: Bool, batchSize: Int, _ body: ([Product]) async throws -> Void) async throws {
         var cursor: KeysetCursor?
         repeat {
-            let page = try await products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: typos, sort: search.sort,
-                                          listing: .variants, after: cursor, limit: batchSize)
+            let page = try await products(SearchRequest(search, typos: typos, listing: .variants), after: cursor, limit: batchSize)
             try await body(page.products)
             cursor = page.nextCursor
         } while cursor != nil

@@ -43,13 +43,12 @@ public final class SQLiteCatalog: CatalogEngine {
         return try await readers[index].run(body)
     }
 
-    /// A page of products matching `text` (a query, or with `byPrefix` the start of a productId)
-    /// and `filters`, and how many match in all: exactly for a prefix or a query without words,
-    /// and for a query with words up to 10,000 (`complete` false when more match).
-    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
-                     limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
+    /// A page of the products `request` finds, and how many it finds in all: exactly for a
+    /// prefix or a query without words, and for a query with words up to 10,000 (`complete`
+    /// false when more match).
+    public func page(_ request: SearchRequest, after cursor: KeysetCursor?, limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
         try await read { side in
-            try side.recovering { try $0.page(text, byPrefix: byPrefix, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit) }
+            try side.recovering { try $0.page(request, after: cursor, limit: limit) }
         }
     }
 
@@ -59,20 +58,19 @@ public final class SQLiteCatalog: CatalogEngine {
     }
 
     /// The same page without counting the matches.
-    public func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
-                         limit: Int) async throws -> SearchPage {
+    public func products(_ request: SearchRequest, after cursor: KeysetCursor?, limit: Int) async throws -> SearchPage {
         try await read { side in
-            try side.recovering { try $0.products(text, byPrefix: byPrefix, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit) }
+            try side.recovering { side in
+                guard let search = try side.currentSearch() else { return SearchPage(products: [], nextCursor: nil) }
+                return try search.page(request, after: cursor, limit: limit)
+            }
         }
     }
 
-    /// How many of the products ``page(_:byPrefix:filters:after:limit:)`` finds have each type, color and size.
-    public func facets(_ text: String, byPrefix: Bool, filters: SearchFilters = SearchFilters(), typos: Bool = true) async throws -> FacetCounts? {
+    /// How many of the products `request` finds have each type, color, size and option.
+    public func facets(_ request: SearchRequest) async throws -> FacetCounts? {
         try await read { side in
-            try side.recovering { side in
-                guard let search = try side.currentSearch() else { return nil }
-                return byPrefix ? try search.facets(prefix: text, filters: filters) : try search.facets(query: text, filters: filters, typos: typos)
-            }
+            try side.recovering { side in try side.currentSearch()?.facets(request) }
         }
     }
 
@@ -127,7 +125,7 @@ public final class SQLiteCatalog: CatalogEngine {
     }
 
     public func productCount() async throws -> Int {
-        try await page("", byPrefix: false, after: nil, limit: 1).count
+        try await page(SearchRequest(listing: .variants), after: nil, limit: 1).count
     }
 
     /// Stars or unstars the product with `productId`.

@@ -61,17 +61,13 @@ struct SQLiteReader {
     /// catalog); a query with words stops past ``ProductSearch/queryCountCap``, with `complete`
     /// false and the count a lower bound: counting every word match of a common word on ten
     /// million products takes seconds.
-    mutating func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool = true, sort: SearchSort = .relevance, listing: ResultListing = .families,
-                       after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int, complete: Bool) {
+    mutating func page(_ request: SearchRequest, after cursor: KeysetCursor?, limit: Int) throws -> (page: SearchPage, count: Int, complete: Bool) {
         guard let search = try currentSearch() else { return (SearchPage(products: [], nextCursor: nil), 0, true) }
         try dropCachesIfChanged()
-        let key = CountKey(text: text, byPrefix: byPrefix, filters: filters, typos: typos, listing: listing)
-        let pageKey = PageKey(count: key, sort: sort, cursor: cursor, limit: limit)
+        let key = CountKey(text: request.text, byPrefix: request.byPrefix, filters: request.filters, typos: request.typos, listing: request.listing)
+        let pageKey = PageKey(count: key, sort: request.sort, cursor: cursor, limit: limit)
         if let known = pages[pageKey] { return known }
-        var page = byPrefix
-            ? try search.page(prefix: text, filters: filters, listing: listing, after: cursor, limit: limit)
-            : try search.page(query: text, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit)
-        if listing == .families { page.families = try search.familySummaries(of: page.products) }
+        let page = try search.page(request, after: cursor, limit: limit)
         let answer = try counted(page, key, search)
         // An export's batches are read once and are large: only pages people look at are kept.
         guard limit <= Self.largestKeptPage else { return answer }
@@ -82,17 +78,6 @@ struct SQLiteReader {
         pages[pageKey] = answer
         pageOrder.append(pageKey)
         return answer
-    }
-
-    /// The page alone, neither counted nor kept.
-    mutating func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort,
-                           listing: ResultListing, after cursor: KeysetCursor?, limit: Int) throws -> SearchPage {
-        guard let search = try currentSearch() else { return SearchPage(products: [], nextCursor: nil) }
-        var page = byPrefix
-            ? try search.page(prefix: text, filters: filters, listing: listing, after: cursor, limit: limit)
-            : try search.page(query: text, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit)
-        if listing == .families { page.families = try search.familySummaries(of: page.products) }
-        return page
     }
 
     /// `page` with the count of all matches of `key`.

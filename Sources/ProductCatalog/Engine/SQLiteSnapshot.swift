@@ -44,13 +44,8 @@ final class SQLiteSnapshot: CatalogSnapshot {
         return search
     }
 
-    func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
-                  limit: Int) async throws -> SearchPage {
-        try await reading(SearchPage(products: [], nextCursor: nil)) { search in
-            byPrefix
-                ? try search.page(prefix: text, filters: filters, listing: listing, after: cursor, limit: limit)
-                : try search.page(query: text, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit)
-        }
+    func products(_ request: SearchRequest, after cursor: KeysetCursor?, limit: Int) async throws -> SearchPage {
+        try await reading(SearchPage(products: [], nextCursor: nil)) { try $0.page(request, after: cursor, limit: limit) }
     }
 
     func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]] {

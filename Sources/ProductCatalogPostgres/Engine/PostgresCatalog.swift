@@ -22,20 +22,11 @@ public actor PostgresCatalog: CatalogEngine {
         self.imagesFolder = imagesFolder
     }
 
-    public func page(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
-                     limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
+    public func page(_ request: SearchRequest, after cursor: KeysetCursor?, limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
         let cap = ProductSearch.queryCountCap
         return try await reading((SearchPage(products: [], nextCursor: nil), 0, true)) { search in
-            var page: SearchPage
-            let count: Int
-            if byPrefix {
-                page = try await search.page(prefix: text, filters: filters, listing: listing, after: cursor, limit: limit)
-                count = try await search.count(prefix: text, filters: filters, listing: listing, upTo: cap + 1)
-            } else {
-                page = try await search.page(query: text, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit)
-                count = try await search.count(query: text, filters: filters, typos: typos, listing: listing, upTo: cap + 1)
-            }
-            if listing == .families { page.families = try await search.familySummaries(of: page.products) }
+            let page = try await search.page(request, after: cursor, limit: limit)
+            let count = try await search.count(request, upTo: cap + 1)
             return (page, min(count, cap), count <= cap)
         }
     }
@@ -49,21 +40,12 @@ public actor PostgresCatalog: CatalogEngine {
         }
     }
 
-    public func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
-                         limit: Int) async throws -> SearchPage {
-        try await reading(SearchPage(products: [], nextCursor: nil)) { search in
-            var page = byPrefix
-                ? try await search.page(prefix: text, filters: filters, listing: listing, after: cursor, limit: limit)
-                : try await search.page(query: text, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit)
-            if listing == .families { page.families = try await search.familySummaries(of: page.products) }
-            return page
-        }
+    public func products(_ request: SearchRequest, after cursor: KeysetCursor?, limit: Int) async throws -> SearchPage {
+        try await reading(SearchPage(products: [], nextCursor: nil)) { try await $0.page(request, after: cursor, limit: limit) }
     }
 
-    public func facets(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool) async throws -> FacetCounts? {
-        try await reading(nil) { search in
-            byPrefix ? try await search.facets(prefix: text, filters: filters) : try await search.facets(query: text, filters: filters, typos: typos)
-        }
+    public func facets(_ request: SearchRequest) async throws -> FacetCounts? {
+        try await reading(nil) { try await $0.facets(request) }
     }
 
     public func product(id: String) async throws -> Product? {

@@ -37,12 +37,9 @@ final class PostgresSnapshot: CatalogSnapshot {
         }
     }
 
-    func products(_ text: String, byPrefix: Bool, filters: SearchFilters, typos: Bool, sort: SearchSort, listing: ResultListing, after cursor: KeysetCursor?,
-                  limit: Int) async throws -> SearchPage {
+    func products(_ request: SearchRequest, after cursor: KeysetCursor?, limit: Int) async throws -> SearchPage {
         guard let search else { return SearchPage(products: [], nextCursor: nil) }
-        return byPrefix
-            ? try await search.page(prefix: text, filters: filters, listing: listing, after: cursor, limit: limit)
-            : try await search.page(query: text, filters: filters, typos: typos, sort: sort, listing: listing, after: cursor, limit: limit)
+        return try await search.page(request, after: cursor, limit: limit)
     }
 
     /// PostgreSQL catalogs keep no stock by store yet.

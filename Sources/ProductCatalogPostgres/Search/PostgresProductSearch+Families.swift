@@ -70,3 +70,30 @@ extension PostgresProductSearch {
         return summaries
     }
 }
+
+extension PostgresProductSearch {
+    /// The page `request` asks for after `cursor`, as ``ProductSearch/page(_:after:limit:)``
+    /// reads a catalog file: listing families, with their summaries.
+    public func page(_ request: SearchRequest, after cursor: KeysetCursor? = nil, limit: Int = ProductSearch.defaultPageSize) async throws -> SearchPage {
+        var page = request.byPrefix
+            ? try await page(prefix: request.text, filters: request.filters, listing: request.listing, after: cursor, limit: limit)
+            : try await page(query: request.text, filters: request.filters, typos: request.typos, sort: request.sort, listing: request.listing,
+                             after: cursor, limit: limit)
+        if request.listing == .families { page.families = try await familySummaries(of: page.products) }
+        return page
+    }
+
+    /// How many products `request` finds in all; with `limit`, counting stops there.
+    public func count(_ request: SearchRequest, upTo limit: Int? = nil) async throws -> Int {
+        request.byPrefix
+            ? try await count(prefix: request.text, filters: request.filters, listing: request.listing, upTo: limit)
+            : try await count(query: request.text, filters: request.filters, typos: request.typos, listing: request.listing, upTo: limit)
+    }
+
+    /// How many of the products `request` finds have each type, color, size and option.
+    public func facets(_ request: SearchRequest) async throws -> FacetCounts {
+        request.byPrefix
+            ? try await facets(prefix: request.text, filters: request.filters)
+            : try await facets(query: request.text, filters: request.filters, typos: request.typos)
+    }
+}

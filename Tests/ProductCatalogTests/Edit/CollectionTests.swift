@@ -169,11 +169,10 @@ import Testing
             asked.filters.collection = "cheap NAVY linen"
             let search = try await catalog.resolvingCollection(asked)
             #expect(search == saved)
-            return try await catalog.products(search.text, byPrefix: search.byPrefix, filters: search.filters, typos: true, sort: search.sort,
-                                              listing: .families, after: nil, limit: 100).products.map(\.productId)
+            return try await catalog.products(SearchRequest(search), after: nil, limit: 100).products.map(\.productId)
         }
         func direct() async throws -> [String] {
-            try await catalog.products("linen", byPrefix: false, filters: filters, typos: true, sort: .priceDescending, listing: .families, after: nil, limit: 100)
+            try await catalog.products(SearchRequest("linen", filters: filters, sort: .priceDescending), after: nil, limit: 100)
                 .products.map(\.productId)
         }
         let before = try await listed()

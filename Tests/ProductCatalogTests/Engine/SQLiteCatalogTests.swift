@@ -24,7 +24,7 @@ import Testing
         let catalog: any CatalogEngine = SQLiteCatalog(databasePath: directory.file("catalog.sqlite"))
         await #expect(throws: CatalogError.noCatalog(path: catalog.name)) { try await catalog.checkOpenable(requiringCatalog: true) }
         try await catalog.checkOpenable()
-        #expect(try await catalog.page("", byPrefix: false, after: nil, limit: 20).count == 0)
+        #expect(try await catalog.page(SearchRequest(""), after: nil, limit: 20).count == 0)
 
         let importer = CatalogImporter(options: ImportOptions(databasePath: catalog.name))
         let summary = try importer.run(source: MemoryByteSource(Self.csv), into: catalog.makeSink(for: importer.options))
@@ -32,14 +32,13 @@ import Testing
         await catalog.catalogReplaced()
         try await catalog.checkOpenable(requiringCatalog: true)
 
-        let (page, count, complete) = try await catalog.page("linen", byPrefix: false, after: nil, limit: 20)
+        let (page, count, complete) = try await catalog.page(SearchRequest("linen"), after: nil, limit: 20)
         #expect(Set(page.products.map(\.productId)) == ["A-1", "A-2"] && count == 2 && complete)
-        let uncounted = try await catalog.products("linen", byPrefix: false, filters: SearchFilters(), typos: true, sort: .relevance,
-                                                   listing: .families, after: nil, limit: 20)
+        let uncounted = try await catalog.products(SearchRequest("linen"), after: nil, limit: 20)
         #expect(uncounted.products.map(\.productId) == page.products.map(\.productId))
         var navy = SearchFilters()
         navy.colors = ["Navy"]
-        let cheapest = try await catalog.products("", byPrefix: false, filters: navy, typos: true, sort: .price, listing: .families, after: nil, limit: 20)
+        let cheapest = try await catalog.products(SearchRequest("", filters: navy, sort: .price), after: nil, limit: 20)
         #expect(cheapest.products.map(\.productId) == ["B-1", "A-1"])
         #expect(try await catalog.indexesWords())
     }

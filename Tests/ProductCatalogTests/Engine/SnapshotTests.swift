@@ -51,11 +51,11 @@ import Testing
         let directory = try TemporaryDirectory()
         let catalog = SQLiteCatalog(databasePath: directory.file("catalog.sqlite"))
         let empty = try await catalog.snapshot()
-        #expect(try await empty.products("", byPrefix: false, filters: SearchFilters(), typos: true, sort: .relevance, listing: .families, after: nil, limit: 5).products.isEmpty)
+        #expect(try await empty.products(SearchRequest(""), after: nil, limit: 5).products.isEmpty)
         await empty.close()
         _ = try await catalog.add(Product(productId: "A-1", title: "Mug"))
         let snapshot = try await catalog.snapshot()
-        #expect(try await snapshot.products("", byPrefix: false, filters: SearchFilters(), typos: true, sort: .relevance, listing: .families, after: nil, limit: 5)
+        #expect(try await snapshot.products(SearchRequest(""), after: nil, limit: 5)
             .products.map(\.productId) == ["A-1"])
         await snapshot.close()
         // Closed, it holds no lock: an edit commits at once.

@@ -334,7 +334,7 @@ import Testing
             var filters = SearchFilters()
             filters.stores = stores
             filters.inStock = inStock
-            let (page, count, complete) = try await catalog.page("", byPrefix: false, filters: filters, typos: true, sort: .relevance, listing: .families, after: nil, limit: 20)
+            let (page, count, complete) = try await catalog.page(SearchRequest("", filters: filters), after: nil, limit: 20)
             return "\(page.products.count) \(count) \(complete)"
         }
         #expect(try await counted(["north"]) == "20 \(rows) true")
