@@ -132,13 +132,8 @@ import Testing
 
     @Test func aRealisticCatalogSearchesAlikeInAFileAndOnPostgreSQL() async throws {
         let folder = try TemporaryFolder()
-        var csv: [UInt8] = []
-        RealisticProductGenerator(rows: 6_000, seed: 41, vocabulary: RealisticVocabulary(words: 20_000, seed: 7)).write { csv.append(contentsOf: $0) }
-        let file = folder.path + "/realistic.csv"
-        try Data(csv).write(to: URL(fileURLWithPath: file))
-        let databasePath = folder.path + "/catalog.sqlite"
-        _ = try CatalogImporter(options: ImportOptions(databasePath: databasePath)).run(source: try FileByteSource(path: file))
-        let reference = try ProductSearch(databasePath: databasePath)
+        let (file, reference) = try writeAndImport(
+            RealisticProductGenerator(rows: 6_000, seed: 41, vocabulary: RealisticVocabulary(words: 20_000, seed: 7)), as: "realistic.csv", in: folder)
         let sample = try reference.page(prefix: "", listing: .variants, limit: 6_000).products.enumerated().filter { $0.offset % 90 == 7 }.map(\.element)
         let queries = Self.queries(from: sample)
         #expect(queries.count >= 300, "\(queries.count) queries")

@@ -74,13 +74,8 @@ import Testing
     /// their summaries and the option facets alike on both engines.
     @Test func optionsAndFamiliesAgreeWithTheCatalogFile() async throws {
         let folder = try TemporaryFolder()
-        var csv: [UInt8] = []
-        RealisticProductGenerator(rows: 3_000, seed: 5, families: true, vocabulary: RealisticVocabulary(words: 20_000, seed: 7)).write { csv.append(contentsOf: $0) }
-        let file = folder.path + "/families.csv"
-        try Data(csv).write(to: URL(fileURLWithPath: file))
-        let databasePath = folder.path + "/catalog.sqlite"
-        _ = try CatalogImporter(options: ImportOptions(databasePath: databasePath)).run(source: try FileByteSource(path: file))
-        let reference = try ProductSearch(databasePath: databasePath)
+        let (file, reference) = try writeAndImport(
+            RealisticProductGenerator(rows: 3_000, seed: 5, families: true, vocabulary: RealisticVocabulary(words: 20_000, seed: 7)), as: "families.csv", in: folder)
         let sample = try reference.page(prefix: "", listing: .variants, limit: 3_000).products.enumerated().filter { $0.offset % 300 == 11 }.map(\.element)
         let queries = [""] + sample.flatMap { product in
             let words = (product.title ?? "").split(separator: " ").map(String.init)

@@ -12,10 +12,7 @@ import { search, onNewSearch, showProducts } from "./list.js";
 import { showMessage } from "./messages.js";
 import { loadFavorites } from "./favorites.js";
 import { FIELDS } from "./fields.js";
-import { chosenFamilies, chosenProductIds, clearSelection, noteChosen } from "./selection.js";
-
-/** The most products one batch changes: the server's limit. */
-const MAX_SELECTED = 1000;
+import { MAX_CHOSEN, chosenFamilies, chosenProductIds, clearSelection, noteChosen } from "./selection.js";
 /** How long a bulk delete can be undone before it is sent. */
 const UNDO_MS = 6000;
 /** How long a bulk set can be undone after it was sent: nothing waits on it, so longer. */
@@ -62,7 +59,7 @@ function toggle(row, shift) {
     : [row];
   for (const each of range) {
     const eachId = each.dataset.productId;
-    if (on && selected.size < MAX_SELECTED) selected.add(eachId);
+    if (on && selected.size < MAX_CHOSEN) selected.add(eachId);
     if (!on) selected.delete(eachId);
     noteChosen(eachId, on && each.dataset.family === "true");
   }
@@ -76,7 +73,7 @@ export function toggleSelection(row) {
   return selected.has(row.dataset.productId);
 }
 
-/** Selects every match of the current search, up to MAX_SELECTED, read 100 at a time. */
+/** Selects every match of the current search, up to MAX_CHOSEN, read 100 at a time. */
 async function selectAllMatches() {
   const params = new URLSearchParams({ q: state.list.query });
   if (state.list.sort !== "relevance") params.set("sort", state.list.sort);
@@ -88,18 +85,18 @@ async function selectAllMatches() {
       if (cursor) params.set("after", cursor);
       const page = await request("/api/products?" + params);
       for (const product of page.products) {
-        if (selected.size >= MAX_SELECTED) break;
+        if (selected.size >= MAX_CHOSEN) break;
         selected.add(product.productId);
         // Listed for its family: the whole family is chosen, as its row would choose it.
         noteChosen(product.productId, Boolean(product.family));
       }
       cursor = page.nextCursor;
-    } while (cursor && selected.size < MAX_SELECTED);
+    } while (cursor && selected.size < MAX_CHOSEN);
   } catch (error) {
     showMessage(`Not every match could be selected: ${error.message}`, true);
   }
   paint();
-  if (cursor) showMessage(`Selected the first ${MAX_SELECTED.toLocaleString("en-US")} matches: a bulk action changes at most that many at once.`);
+  if (cursor) showMessage(`Selected the first ${MAX_CHOSEN.toLocaleString("en-US")} matches: a bulk action changes at most that many at once.`);
 }
 
 /** "Sale price: the sale price (50.00) is above the list price": a refusal in the page's words. */
@@ -154,15 +151,15 @@ async function send(action, productIds, fields) {
 /** Makes `ids` the selection, the rest unselected. */
 function selectOnly(ids) {
   clearSelection();
-  for (const id of ids.slice(0, MAX_SELECTED)) selected.add(id);
+  for (const id of ids.slice(0, MAX_CHOSEN)) selected.add(id);
   paint();
 }
 
 /** The productIds the action acts on: families chosen from their rows bring every variant; null, said, when they cannot be read. */
 async function chosen() {
   try {
-    const { ids, truncated } = await chosenProductIds(MAX_SELECTED);
-    if (truncated) showMessage(`The families chosen hold more than ${counted(MAX_SELECTED, "product")}: this acts on the first ${MAX_SELECTED}.`, true);
+    const { ids, truncated } = await chosenProductIds(MAX_CHOSEN);
+    if (truncated) showMessage(`The families chosen hold more than ${counted(MAX_CHOSEN, "product")}: this acts on the first ${MAX_CHOSEN}.`, true);
     return ids;
   } catch (error) {
     showMessage(`The variants of the families chosen could not be read: ${error.message}`, true);
@@ -314,7 +311,7 @@ export function wireBulk() {
   }, true);
   $("select-shown").addEventListener("change", (event) => {
     for (const row of rows()) {
-      if (event.target.checked && selected.size < MAX_SELECTED) selected.add(row.dataset.productId);
+      if (event.target.checked && selected.size < MAX_CHOSEN) selected.add(row.dataset.productId);
       if (!event.target.checked) selected.delete(row.dataset.productId);
       noteChosen(row.dataset.productId, event.target.checked && row.dataset.family === "true");
     }

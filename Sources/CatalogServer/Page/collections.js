@@ -10,10 +10,7 @@ import { request } from "./api.js";
 import { state } from "./state.js";
 import { search, onNewSearch } from "./list.js";
 import { showMessage } from "./messages.js";
-import { chosenProductIds, clearSelection } from "./selection.js";
-
-/** The most products one request puts in or takes out of a collection: as many as a bulk action changes. */
-const MAX_CHOSEN = 1000;
+import { MAX_CHOSEN, chosenProductIds, clearSelection } from "./selection.js";
 
 /** The collections as the server last listed them. */
 let collections = [];

@@ -126,7 +126,6 @@ function optionGroups(counts) {
   // An option named as a field counted above (Color, Size) fills that field: its chips are there.
   const fields = GROUPS.map((group) => group.label.toLowerCase());
   const groups = (counts.options ?? []).filter((option) => !fields.includes(option.name.toLowerCase())).map((option) => ({
-    key: "options",
     filter: "option",
     label: option.name,
     complete: counts.optionsComplete,
@@ -137,7 +136,7 @@ function optionGroups(counts) {
     const name = colon >= 0 ? value.slice(0, colon).trim() : "";
     let group = groups.find((entry) => entry.label.toLowerCase() === name.toLowerCase());
     if (!group) {
-      group = { key: "options", filter: "option", label: name || "Any option", complete: counts.optionsComplete, chips: [] };
+      group = { filter: "option", label: name || "Any option", complete: counts.optionsComplete, chips: [] };
       groups.push(group);
     }
     if (!group.chips.some((chip) => chip.value.toLowerCase() === value.toLowerCase())) {

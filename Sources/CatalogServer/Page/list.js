@@ -236,9 +236,9 @@ function showUnsearched() {
 function showCount(count, complete, estimated = false) {
   const query = state.list.query;
   // "+": counting stopped there, so there are at least that many (the title says so in words);
-  // "about": the families among the first matches, scaled to all of them.
+  // "about": the families of a sample of the matches, scaled to all of them.
   const amount = estimated ? `About ${numberFormat.format(count)}` : numberFormat.format(count) + (complete ? "" : "+");
-  $("count").title = estimated ? "An estimate: the products among the first matches, scaled to all the matches of their variants."
+  $("count").title = estimated ? "An estimate: the products of a sample of the matches, scaled to all of them."
     : complete ? "" : `At least ${numberFormat.format(count)}: counting stopped there.`;
   const products = count === 1 && complete ? "product" : "products";
   const verb = count === 1 && complete ? "matches" : "match";

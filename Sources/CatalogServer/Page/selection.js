@@ -5,6 +5,9 @@
 import { request, productPath } from "./api.js";
 import { state } from "./state.js";
 
+/** The most products one bulk action or collection change acts on: the server's limit for a batch. */
+export const MAX_CHOSEN = 1000;
+
 /** The productIds selected through a family's row: each stands for its whole family. */
 const families = new Set();
 

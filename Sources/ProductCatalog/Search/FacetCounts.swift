@@ -111,6 +111,13 @@ extension FacetCounts {
         counts.optionsComplete = isComplete
         return counts
     }
+
+    /// These counts with the options of `other` (its options, how many products it counted them among, whether all).
+    public func withOptions(of other: FacetCounts) -> FacetCounts {
+        var counts = self
+        (counts.options, counts.optionsCounted, counts.optionsComplete) = (other.options, other.optionsCounted, other.optionsComplete)
+        return counts
+    }
 }
 
 extension FacetCounts {
@@ -127,24 +134,37 @@ extension FacetCounts {
 }
 
 /// Tallies the options of the products counted, by name and value, each grouped ignoring ASCII case.
+///
+/// The stored texts are counted as they come and parsed once each at the end: a catalog's variants
+/// repeat a few texts (`Color: Navy; Size: M`), and parsing each product's took the whole
+/// catalog's facets from 1 to 40 ms.
 struct OptionTally {
-    private var names: [String: (spelling: String, products: Int, values: FacetTally)] = [:]
+    /// Each stored text, in the order first met, and how many products have it.
+    private var texts: [String] = []
+    private var products: [String: Int] = [:]
 
     /// Counts the options of one product, as stored (``ProductOptions/text``).
     mutating func add(_ text: String?) {
         guard let text, !text.isEmpty else { return }
-        for option in ProductOptions(text: text).options {
-            let key = option.name.asciiLowercased
-            var entry = names[key] ?? (option.name, 0, FacetTally())
-            entry.products += 1
-            entry.values.add(option.value)
-            names[key] = entry
-        }
+        if products[text] == nil { texts.append(text) }
+        products[text, default: 0] += 1
     }
 
     /// The `names` most common options (by products, then name), each with its `top` values.
     func facets(names count: Int = OptionTally.names, top: Int) -> [FacetCounts.OptionFacet] {
-        names.values.sorted { $0.products != $1.products ? $0.products > $1.products : $0.spelling < $1.spelling }
+        // By name, spelled as the first product counted with it spells it.
+        var names: [String: (spelling: String, products: Int, values: FacetTally)] = [:]
+        for text in texts {
+            let having = self.products[text] ?? 0
+            for option in ProductOptions(text: text).options {
+                let key = option.name.asciiLowercased
+                var entry = names[key] ?? (option.name, 0, FacetTally())
+                entry.products += having
+                entry.values.add(option.value, count: having)
+                names[key] = entry
+            }
+        }
+        return names.values.sorted { $0.products != $1.products ? $0.products > $1.products : $0.spelling < $1.spelling }
             .prefix(count).map { entry in
                 let facet = entry.values.facet(.options, top: top)
                 return FacetCounts.OptionFacet(name: entry.spelling, values: facet.values, other: facet.other, products: entry.products)
@@ -198,21 +218,21 @@ extension FacetCounts: JSONRepresentable {
         var members: [JSONValue.Member] = [.init("counted", .int(counted)), .init("complete", .bool(isComplete))]
         for facet in facets {
             members.append(.init(facet.field.rawValue, .object([
-                "values": .array(facet.values.map { .object(["value": .string($0.value), "count": .int($0.count)]) }),
+                "values": Self.json(facet.values),
                 "other": .int(facet.other),
                 "withoutValue": .int(facet.withoutValue),
             ])))
         }
         if let stores {
             members.append(.init("store", .object([
-                "values": .array(stores.values.map { .object(["value": .string($0.value), "count": .int($0.count)]) }),
+                "values": Self.json(stores.values),
                 "other": .int(stores.other),
             ])))
         }
         members.append(.init("options", .array(options.map { option in
             .object([
                 "name": .string(option.name),
-                "values": .array(option.values.map { .object(["value": .string($0.value), "count": .int($0.count)]) }),
+                "values": Self.json(option.values),
                 "other": .int(option.other),
                 "products": .int(option.products),
             ])
@@ -222,5 +242,10 @@ extension FacetCounts: JSONRepresentable {
         // What is counted: every variant, where a page lists a family once (``ResultListing``).
         members.append(.init("counts", .string("variants")))
         return .object(members)
+    }
+
+    /// `[{"value": "Navy", "count": 12}, …]`
+    private static func json(_ values: [ValueCount]) -> JSONValue {
+        .array(values.map { .object(["value": .string($0.value), "count": .int($0.count)]) })
     }
 }

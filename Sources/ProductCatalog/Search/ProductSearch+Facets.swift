@@ -122,14 +122,23 @@ extension ProductSearch {
             for (store, products) in counts { tally.add(store, count: products) }
             stores = tally.stores(top: top)
         }
-        // Options are not kept: counted among the first products, one past the cap to know whether that is all.
+        return FacetCounts(facets: facets, counted: total, isComplete: true, stores: stores).withOptions(of: try wholeCatalogOptions(top: top, cap: cap))
+    }
+
+    /// The options of the whole catalog, which are not kept: counted among its first `cap`
+    /// products (7.6 ms on a million with options), again only when the file changed.
+    private func wholeCatalogOptions(top: Int, cap: Int) throws -> FacetCounts {
+        let version = try connection.scalarInt("PRAGMA data_version") ?? 0
+        if let kept = wholeCatalogOptions, kept.version == version, kept.cap == cap, kept.top == top { return kept.counts }
+        // One past the cap, to know whether that is all.
         let options = try prepared("SELECT \(try ProductColumn.expression(for: .options, alias: "p", columnNames: productColumnNames)) FROM \(CatalogSchema.table) p ORDER BY p.productId LIMIT ?1")
         var firstOptions: [String?] = []
         try options.using {
             try options.bind(1, Int64(cap + 1))
             while try options.step() { firstOptions.append(options.text(at: 0)) }
         }
-        return FacetCounts(facets: facets, counted: total, isComplete: true, stores: stores)
-            .withOptions(of: Array(firstOptions.prefix(cap)), top: top, isComplete: firstOptions.count <= cap)
+        let counts = FacetCounts.noMatches.withOptions(of: Array(firstOptions.prefix(cap)), top: top, isComplete: firstOptions.count <= cap)
+        wholeCatalogOptions = (version, cap, top, counts)
+        return counts
     }
 }

@@ -43,6 +43,11 @@ extension ProductSearch {
         }
     }
 
+    /// Whether some product's productId lies in `range` (a query's productId matches).
+    func hasProducts(in range: PrefixRange) throws -> Bool {
+        try count(prefix: String(decoding: range.lower, as: UTF8.self), listing: .variants, upTo: 1) > 0
+    }
+
     /// The groupId of the product `productId`, nil for none (or an empty one).
     func groupId(of productId: String) throws -> String? {
         let statement = try prepared("SELECT \(ProductField.groupId.columnName) FROM \(CatalogSchema.table) WHERE productId = ?1")
@@ -155,9 +160,7 @@ struct FamilyJudge {
     /// Whether a variant of the family `groupId` other than `productId` that passes the filters is
     /// listed by its productId (lies in `range`); no family's is when no product's productId does.
     mutating func listedByProductId(_ groupId: String, except productId: String) throws -> Bool {
-        if rangeHasProducts == nil {
-            rangeHasProducts = try search.count(prefix: String(decoding: range.lower, as: UTF8.self), listing: .variants, upTo: 1) > 0
-        }
+        if rangeHasProducts == nil { rangeHasProducts = try search.hasProducts(in: range) }
         guard rangeHasProducts == true else { return false }
         var listed = false
         try search.familyMembers(groupId, except: productId, filters: filters, columns: "p.productId") { row in

@@ -30,6 +30,9 @@ public final class ProductSearch {
     var indexWords: CatalogWords?
     /// The products changed since it was built, read again at each change of the file (``catalogDelta(_:)``).
     var indexDelta: WordDelta?
+    /// The whole catalog's options facets, counted among its first products, and the file's
+    /// `data_version`, cap and top they were counted at: read again at each change of the file.
+    var wholeCatalogOptions: (version: Int64, cap: Int, top: Int, counts: FacetCounts)?
 
     /// Opens the catalog at `databasePath` for reading.
     public init(databasePath: String) throws {

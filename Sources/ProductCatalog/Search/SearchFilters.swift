@@ -115,9 +115,6 @@ extension SearchFilters {
             self.value = trimmed
         }
 
-        /// `Name:Value`, as ``SearchFilters/options`` takes it.
-        public var text: String { (name ?? "") + ":" + value }
-
         /// What the stored options (``ProductOptions/text``), between `"; "` before and after,
         /// hold when they have this choice, ASCII case folded: `; name: value; `, or `: value; `
         /// for any option.

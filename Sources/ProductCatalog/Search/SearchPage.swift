@@ -69,8 +69,8 @@ public struct MatchCount: Sendable, Hashable {
     public var count: Int
     /// False when counting stopped before the last match (at a limit, or after a budget of work).
     public var isComplete: Bool
-    /// True when ``count`` is an estimate rather than a lower bound: families counted among the
-    /// first matches, scaled to all of them (see ``ResultListing/families``).
+    /// True when ``count`` is an estimate rather than a lower bound: the families of a sample of
+    /// the word matches, scaled to all of them (see ``ResultListing/families``).
     public var isEstimate: Bool
 
     public init(count: Int, isComplete: Bool, isEstimate: Bool = false) {

@@ -196,7 +196,7 @@ struct WordRun {
         self.plan = plan
         self.range = range
         self.filters = filters
-        rangeIsEmpty = try search.count(prefix: String(decoding: range.lower, as: UTF8.self), listing: .variants, upTo: 1) == 0
+        rangeIsEmpty = try !search.hasProducts(in: range)
         if filters.isEmpty {
             check = nil
         } else {

@@ -7,20 +7,16 @@
 /// a sorted walk's products (``WordMatchCheck``) both ask it.
 struct WordMatcher {
     private let words: [[UInt8]]
-    private let nearWhole: [Set<[UInt8]>]
-    private let nearStarts: [[UInt8]]
-    /// The near words with their typos, for ranking: each word's whole ones, and the last word's starts.
-    private let nearWholeTypos: [[[UInt8]: UInt8]]
-    private let nearStartTypos: [(start: [UInt8], typos: UInt8)]
+    /// The near words with their typos: each word's whole ones, and the last word's starts.
+    private let nearWhole: [[[UInt8]: UInt8]]
+    private let nearStarts: [(start: [UInt8], typos: UInt8)]
 
     init(plan: WordPlan) {
         words = plan.words.map { Array($0.folded.utf8) }
-        nearWhole = plan.words.map { Set($0.near.map { Array($0.text.utf8) }) }
-        nearStarts = plan.words.last?.near.map { Array($0.text.utf8) } ?? []
-        nearWholeTypos = plan.words.map { word in
+        nearWhole = plan.words.map { word in
             Dictionary(word.near.map { (Array($0.text.utf8), UInt8(min($0.distance, 3))) }, uniquingKeysWith: min)
         }
-        nearStartTypos = plan.words.last?.near.map { (Array($0.text.utf8), UInt8(min($0.distance, 3))) } ?? []
+        nearStarts = plan.words.last?.near.map { (Array($0.text.utf8), UInt8(min($0.distance, 3))) } ?? []
     }
 
     /// The bucket of the ranking rules (``MatchRank``) of a product whose title, brand and type
@@ -37,10 +33,10 @@ struct WordMatcher {
                 for token in tokens {
                     if token.starts(with: word) { match.note(fields: bits, distance: 0, isWhole: token == word) }
                     if isLast {
-                        for near in nearStartTypos where token.starts(with: near.start) {
+                        for near in nearStarts where token.starts(with: near.start) {
                             match.note(fields: bits, distance: near.typos, isWhole: false)
                         }
-                    } else if let typos = nearWholeTypos[index][token] {
+                    } else if let typos = nearWhole[index][token] {
                         match.note(fields: bits, distance: typos, isWhole: true)
                     }
                 }
@@ -59,8 +55,8 @@ struct WordMatcher {
     /// whether only as a close spelling.
     func match(_ token: UnsafeRawBufferPointer, word index: Int) -> (matches: Bool, isTypo: Bool) {
         if token.starts(with: words[index]) { return (true, false) }
-        if !nearWhole[index].isEmpty, nearWhole[index].contains(Array(token)) { return (true, true) }
-        if index == words.count - 1, nearStarts.contains(where: { token.starts(with: $0) }) { return (true, true) }
+        if !nearWhole[index].isEmpty, nearWhole[index][Array(token)] != nil { return (true, true) }
+        if index == words.count - 1, nearStarts.contains(where: { token.starts(with: $0.start) }) { return (true, true) }
         return (false, false)
     }
 

@@ -1,3 +1,4 @@
+import FeedGenerator
 import Foundation
 import ProductCatalog
 @testable import ProductCatalogPostgres
@@ -62,6 +63,18 @@ func importCSV(_ path: String, into location: PostgresLocation, options: ImportO
     let job = CatalogImporter(options: options).start(input: .file(path: path), into: { PostgresCatalogSink(location: location) })
     for await _ in job.progress {}
     return try await job.summary
+}
+
+/// `generator`'s file, written into `folder` as `name` and imported into a catalog file there: the
+/// file to import into PostgreSQL, and the search of the catalog file it is compared with.
+func writeAndImport(_ generator: RealisticProductGenerator, as name: String, in folder: TemporaryFolder) throws -> (file: String, reference: ProductSearch) {
+    var csv: [UInt8] = []
+    generator.write { csv.append(contentsOf: $0) }
+    let file = folder.path + "/" + name
+    try Data(csv).write(to: URL(fileURLWithPath: file))
+    let databasePath = folder.path + "/" + name + ".sqlite"
+    _ = try CatalogImporter(options: ImportOptions(databasePath: databasePath)).run(source: try FileByteSource(path: file))
+    return (file, try ProductSearch(databasePath: databasePath))
 }
 
 /// A fresh folder under the system's temporary directory, removed when the value is released.

@@ -220,6 +220,21 @@ import Testing
 
     /// Counts of the whole catalog (no query, no filter) are kept by the import and the triggers:
     /// exact whatever the cap, through upserts, edits, deletes and another program's writes.
+    /// The whole catalog's options, kept between searches, follow a write by another program.
+    @Test func wholeCatalogOptionsFollowAWrite() throws {
+        let (fixture, all, search) = try catalog(rows: 300, seed: 8)
+        func materials() throws -> Int? {
+            try search.facets(query: "", top: 100).options.first { $0.name.lowercased() == "material" }?.products
+        }
+        let before = try materials()
+        #expect(before == all.filter { ProductOptions(text: $0.options)["material"] != nil }.count)
+        #expect(try materials() == before)
+        try Connection(path: fixture.databasePath, mode: .readWrite).execute("UPDATE products SET options = 'Material: Felt' WHERE options IS NULL OR options = ''")
+        let felt = try fixture.allProducts(pageSize: 500).filter { ProductOptions(text: $0.options)["material"] != nil }.count
+        #expect(felt > (before ?? 0))
+        #expect(try materials() == felt)
+    }
+
     @Test func wholeCatalogFacetsAreExactThroughEveryWrite() throws {
         var (fixture, _, search) = try catalog(rows: 600, seed: 6)
         func expectExact(_ label: String) throws {
