@@ -14,7 +14,9 @@ public struct NearTerm: Hashable, Sendable {
 /// found by binary search. ``near(_:within:asPrefix:)`` walks that trie depth first, keeping a row
 /// of the edit distance (Damerau's restricted form: insertion, deletion, substitution, or two
 /// neighbouring characters swapped, each counting one) between the word and the path so far, and
-/// leaves a branch as soon as every entry of the row passes the allowance. A million terms take
+/// leaves a branch as soon as every entry of the row passes the allowance. Only the row's band
+/// within the allowance of its diagonal is computed, and the trie's first levels, which every walk
+/// visits whole, are laid out once as nodes (``laidOutLevels``). A million terms take
 /// about 10 MB; a search loads them from the word index's term list once (``CatalogWords``),
 /// and again only when the index is built anew.
 final class TermDictionary: @unchecked Sendable {
@@ -26,6 +28,9 @@ final class TermDictionary: @unchecked Sendable {
     private let longest: Int
     /// The version of the term list it was made from.
     let version: Int64
+    /// The trie's first levels, laid out (``layOut(_:count:)``), and the root's children among them.
+    private let branches: [Branch]
+    private let root: Range<Int>
     /// The answers of ``nearKept(_:within:asPrefix:)`` lately, by word and allowance: typing a
     /// query looks its first words up again at every keystroke (ten long words took 30 ms a
     /// request on PostgreSQL without it).
@@ -40,6 +45,9 @@ final class TermDictionary: @unchecked Sendable {
         self.starts = starts
         longest = zip(starts, starts.dropFirst()).map { Int($1 - $0) }.max() ?? 0
         self.version = version
+        (branches, root) = bytes.withUnsafeBufferPointer { bytes in
+            starts.withUnsafeBufferPointer { starts in Self.layOut(TermRanges(bytes: bytes, starts: starts), count: starts.count - 1) }
+        }
     }
 
     /// The bytes of term `index`.
@@ -90,12 +98,14 @@ final class TermDictionary: @unchecked Sendable {
                 target.withUnsafeBufferPointer { target in
                     bytes.withUnsafeBufferPointer { bytes in
                         starts.withUnsafeBufferPointer { starts in
-                            // Row 0: the distance from each prefix of the word to the empty path.
-                            for column in 0..<width { rows[column] = Int32(column) }
-                            var walk = Walk(bytes: bytes, starts: starts, target: target, rows: rows, path: path,
-                                            allowance: Int32(allowance), asPrefix: asPrefix)
-                            walk.descend(low: 0, high: count, depth: 0, level: 0)
-                            found = walk.found
+                            branches.withUnsafeBufferPointer { branches in
+                                // Row 0: the distance from each prefix of the word to the empty path.
+                                for column in 0..<width { rows[column] = Int32(column) }
+                                var walk = Walk(terms: TermRanges(bytes: bytes, starts: starts), branches: branches, target: target,
+                                                rows: rows, path: path, allowance: Int32(allowance), asPrefix: asPrefix)
+                                walk.descend(nodes: root, depth: 0, level: 0)
+                                found = walk.found
+                            }
                         }
                     }
                 }
@@ -104,67 +114,65 @@ final class TermDictionary: @unchecked Sendable {
         return found
     }
 
-    /// The depth-first walk of ``near(_:within:asPrefix:)`` over borrowed buffers.
-    private struct Walk {
-        let bytes: UnsafeBufferPointer<UInt8>
-        let starts: UnsafeBufferPointer<Int32>
-        let target: UnsafeBufferPointer<UInt32>
-        /// Row `level` holds the distances from each prefix of the target to the path's first `level` characters.
-        let rows: UnsafeMutableBufferPointer<Int32>
-        let path: UnsafeMutableBufferPointer<UInt32>
-        let allowance: Int32
-        let asPrefix: Bool
-        var found: [Near] = []
+    /// A node of the trie's first levels, laid out once (``TermDictionary/branches``): its character,
+    /// the terms below it, and its children's nodes (none laid out when `childCount` is -1).
+    private struct Branch {
+        var scalar: UInt32
+        /// The character's width in bytes.
+        var width: Int32
+        /// The terms that start with the node's path: `low..<end`.
+        var low: Int32
+        var end: Int32
+        var children: Int32 = 0
+        var childCount: Int32 = -1
+    }
 
-        /// Walks the terms `low..<high`, which share their first `depth` bytes (`level` characters, in `path`).
-        mutating func descend(low: Int, high: Int, depth: Int, level: Int) {
-            let width = target.count + 1
-            let row = level * width
-            let next = row + width
+    /// How many levels of the trie are laid out: a walk within an allowance of `k` visits every node
+    /// of the first `k + 1` levels (a path of `k` characters is never more than `k` edits from the
+    /// word's start), and finding their children's ranges by search was a quarter of a keystroke.
+    static let laidOutLevels = 3
+
+    /// The trie's first ``laidOutLevels`` levels, breadth first: the root's children first.
+    private static func layOut(_ terms: TermRanges, count: Int) -> (branches: [Branch], root: Range<Int>) {
+        var branches: [Branch] = []
+        var depths: [Int] = []
+        /// Lays out the children of the path of `depth` bytes that `low..<high` share.
+        func children(low: Int, high: Int, depth: Int) -> Range<Int> {
+            let first = branches.count
             var index = low
             while index < high {
-                // A term that ends here is this path itself, listed by the caller.
-                guard let (scalar, length) = character(ofTerm: index, at: depth) else {
+                guard let (scalar, width) = terms.character(ofTerm: index, at: depth) else {
                     index += 1
                     continue
                 }
-                let end = upperBound(low: index, high: high, from: depth, length: depth + length)
-                path[level] = scalar
-                rows[next] = rows[row] + 1
-                var best = rows[next]
-                for column in 1..<width {
-                    let cost: Int32 = target[column - 1] == scalar ? 0 : 1
-                    var value = min(rows[row + column] + 1, rows[next + column - 1] + 1, rows[row + column - 1] + cost)
-                    // Two neighbouring characters swapped.
-                    if level > 0, column > 1, target[column - 1] == path[level - 1], target[column - 2] == scalar {
-                        value = min(value, rows[row - width + column - 2] + 1)
-                    }
-                    rows[next + column] = value
-                    best = min(best, value)
-                }
-                let distance = rows[next + width - 1]
-                var deeper = best <= allowance
-                if asPrefix, distance <= allowance {
-                    // Every term below starts within `distance`; go on only where a longer start comes closer.
-                    found.append(Near(text: text(level + 1), distance: Int(distance)))
-                    deeper = best < distance
-                } else if !asPrefix, distance <= allowance, Int(starts[index + 1] - starts[index]) == depth + length {
-                    found.append(Near(text: text(level + 1), distance: Int(distance)))
-                }
-                if deeper { descend(low: index, high: end, depth: depth + length, level: level + 1) }
+                let end = terms.upperBound(low: index, high: high, from: depth, length: depth + width)
+                branches.append(Branch(scalar: scalar, width: Int32(width), low: Int32(index), end: Int32(end)))
+                depths.append(depth + width)
                 index = end
             }
+            return first..<branches.count
         }
+        let root = children(low: 0, high: count, depth: 0)
+        var level = root
+        for _ in 1..<laidOutLevels {
+            let next = branches.count
+            for node in level {
+                let laid = children(low: Int(branches[node].low), high: Int(branches[node].end), depth: depths[node])
+                branches[node].children = Int32(laid.lowerBound)
+                branches[node].childCount = Int32(laid.count)
+            }
+            level = next..<branches.count
+        }
+        return (branches, root)
+    }
 
-        /// The path's first `count` characters.
-        private func text(_ count: Int) -> String {
-            var scalars = String.UnicodeScalarView()
-            for value in path[0..<count] { scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}") }
-            return String(scalars)
-        }
+    /// The sorted terms' bytes, read as a trie: a node's character, and where its range of terms ends.
+    private struct TermRanges {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let starts: UnsafeBufferPointer<Int32>
 
         /// The character of term `index` at byte `depth`, and its width in bytes; nil when the term ends there.
-        private func character(ofTerm index: Int, at depth: Int) -> (UInt32, Int)? {
+        func character(ofTerm index: Int, at depth: Int) -> (UInt32, Int)? {
             let start = Int(starts[index]) + depth
             let end = Int(starts[index + 1])
             guard start < end else { return nil }
@@ -178,7 +186,7 @@ final class TermDictionary: @unchecked Sendable {
 
         /// The first term in `low..<high` whose first `length` bytes differ from term `low`'s; all
         /// of them share their first `depth` bytes.
-        private func upperBound(low: Int, high: Int, from depth: Int, length: Int) -> Int {
+        func upperBound(low: Int, high: Int, from depth: Int, length: Int) -> Int {
             let prefixStart = Int(starts[low])
             func samePrefix(_ index: Int) -> Bool {
                 let start = Int(starts[index])
@@ -199,6 +207,96 @@ final class TermDictionary: @unchecked Sendable {
                 if samePrefix(middle) { lowIndex = middle + 1 } else { highIndex = middle }
             }
             return lowIndex
+        }
+    }
+
+    /// The depth-first walk of ``near(_:within:asPrefix:)`` over borrowed buffers.
+    private struct Walk {
+        let terms: TermRanges
+        let branches: UnsafeBufferPointer<Branch>
+        let target: UnsafeBufferPointer<UInt32>
+        /// Row `level` holds the distances from each prefix of the target to the path's first `level` characters.
+        let rows: UnsafeMutableBufferPointer<Int32>
+        let path: UnsafeMutableBufferPointer<UInt32>
+        let allowance: Int32
+        let asPrefix: Bool
+        var found: [Near] = []
+
+        /// Walks the laid-out nodes `nodes`, children of the path's first `level` characters (`depth` bytes).
+        mutating func descend(nodes: Range<Int>, depth: Int, level: Int) {
+            for node in nodes {
+                let branch = branches[node]
+                let width = Int(branch.width)
+                guard visit(branch.scalar, term: Int(branch.low), depth: depth, width: width, level: level) else { continue }
+                if branch.childCount >= 0 {
+                    let children = Int(branch.children)
+                    descend(nodes: children..<children + Int(branch.childCount), depth: depth + width, level: level + 1)
+                } else {
+                    descend(low: Int(branch.low), high: Int(branch.end), depth: depth + width, level: level + 1)
+                }
+            }
+        }
+
+        /// Walks the terms `low..<high`, which share their first `depth` bytes (`level` characters, in `path`).
+        mutating func descend(low: Int, high: Int, depth: Int, level: Int) {
+            var index = low
+            while index < high {
+                // A term that ends here is this path itself, listed by the caller.
+                guard let (scalar, width) = terms.character(ofTerm: index, at: depth) else {
+                    index += 1
+                    continue
+                }
+                let end = terms.upperBound(low: index, high: high, from: depth, length: depth + width)
+                if visit(scalar, term: index, depth: depth, width: width, level: level) {
+                    descend(low: index, high: end, depth: depth + width, level: level + 1)
+                }
+                index = end
+            }
+        }
+
+        /// Extends the path by `scalar` (`width` bytes; term `term`, the first below, is the
+        /// shortest): its row of distances, what it finds, and whether to go deeper.
+        private mutating func visit(_ scalar: UInt32, term: Int, depth: Int, width characterWidth: Int, level: Int) -> Bool {
+            let width = target.count + 1
+            let row = level * width
+            let next = row + width
+            path[level] = scalar
+            rows[next] = rows[row] + 1
+            var best = rows[next]
+            // Only the band within the allowance of the diagonal: a cell further off is more
+            // than the allowance, and the cells just outside the band are marked so.
+            let first = max(1, level + 1 - Int(allowance)), last = min(width - 1, level + 1 + Int(allowance))
+            if first > 1, first <= last { rows[next + first - 1] = allowance + 1 }
+            var column = first
+            while column <= last {
+                let cost: Int32 = target[column - 1] == scalar ? 0 : 1
+                var value = min(rows[row + column] + 1, rows[next + column - 1] + 1, rows[row + column - 1] + cost)
+                // Two neighbouring characters swapped.
+                if level > 0, column > 1, target[column - 1] == path[level - 1], target[column - 2] == scalar {
+                    value = min(value, rows[row - width + column - 2] + 1)
+                }
+                rows[next + column] = value
+                best = min(best, value)
+                column += 1
+            }
+            if last + 1 < width, first <= last { rows[next + last + 1] = allowance + 1 }
+            let distance = last == width - 1 && first <= last ? rows[next + width - 1] : allowance + 1
+            if asPrefix, distance <= allowance {
+                // Every term below starts within `distance`; go on only where a longer start comes closer.
+                found.append(Near(text: text(level + 1), distance: Int(distance)))
+                return best < distance
+            }
+            if !asPrefix, distance <= allowance, Int(terms.starts[term + 1] - terms.starts[term]) == depth + characterWidth {
+                found.append(Near(text: text(level + 1), distance: Int(distance)))
+            }
+            return best <= allowance
+        }
+
+        /// The path's first `count` characters.
+        private func text(_ count: Int) -> String {
+            var scalars = String.UnicodeScalarView()
+            for value in path[0..<count] { scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}") }
+            return String(scalars)
         }
     }
 }
