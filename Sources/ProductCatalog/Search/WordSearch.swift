@@ -183,6 +183,11 @@ struct WordRun {
     /// Titles read to tell an exact one, by row.
     private var exactTitles: [Int64: Bool] = [:]
     private let check: Statement?
+    /// The query words read from the list of their first three characters and checked (see
+    /// ``checksWord(_:plan:terms:)``), and the words of the products checked, by row.
+    private let checked: Set<Int>
+    private var checkedFields: [Int64: [[[UInt8]]]] = [:]
+    private let matcher: WordMatcher
 
     /// Whether every word has terms of its own, so that matches without typos can exist.
     var exactPossible: Bool { !plan.words.contains { $0.starts == .nothing } }
@@ -197,10 +202,43 @@ struct WordRun {
         self.range = range
         self.filters = filters
         rangeIsEmpty = try !search.hasProducts(in: range)
+        checked = Set(plan.words.indices.filter { Self.checksWord($0, plan: plan, terms: index.terms) })
+        matcher = WordMatcher(plan: plan)
         if filters.isEmpty {
             check = nil
         } else {
             check = try search.prepared("SELECT 1 FROM \(CatalogSchema.table) p WHERE p.productId = ?1" + (try search.filterClause(filters).sql))
+        }
+    }
+
+    /// Whether word `index` of `plan` is read from the list of its first three characters, each
+    /// row the other words agree on then checked by its product's words (``WordMatcher``), rather
+    /// than as the union of the lists of every term it starts.
+    ///
+    /// So when it starts more than ``checkedTerms`` terms and another word is held by fewer than
+    /// half as many products as it has lists: the union costs a cursor a list in every pass (a
+    /// start such as `schw`, hundreds of terms, took 50 to 85 ms a keystroke after selective
+    /// words), a check about what two lists' cursors cost, for at most the rarer word's products.
+    static func checksWord(_ index: Int, plan: WordPlan, terms: TermList) -> Bool {
+        let word = plan.words[index]
+        guard word.folded.unicodeScalars.count > TermList.maxPrefixLength, word.starts != .nothing else { return false }
+        if case .terms = word.starts { return false }
+        let lists = terms.terms(startingWith: Array(word.folded.utf8)).count
+        guard lists > checkedTerms else { return false }
+        let rarest = plan.words.indices.filter { $0 != index }.map { plan.words[$0].products }.min() ?? .max
+        return rarest < lists / 2
+    }
+
+    /// Terms a word's start stands for before it may be checked rather than read as their union.
+    static let checkedTerms = 64
+
+    /// What a word's match must be for a row to be a candidate of `pass`.
+    private static func requirement(_ pass: Pass, isLast: Bool) -> (WordFit) -> Bool {
+        switch pass {
+        case .titleWords: return isLast ? { $0.title == 0 } : { $0.whole == 0 }
+        case .titleStarts: return { $0.title == 0 }
+        case .anyField: return { $0.any == 0 }
+        case .typos: return { $0.any != WordFit.none }
         }
     }
 
@@ -239,7 +277,17 @@ struct WordRun {
             guard target < end else { return }
             let row = target
             target += 1
-            let matches = sources.map(\.match)
+            var matches = sources.map(\.match)
+            if !checked.isEmpty {
+                // A checked word's list holds every term of its first three characters: its match is the product's.
+                guard let fields = try fields(at: row) else { continue }
+                var met = true
+                for word in checked {
+                    matches[word] = matcher.fit(word: word, fields: fields, typos: pass == .typos)
+                    met = met && Self.requirement(pass, isLast: word == plan.words.count - 1)(matches[word])
+                }
+                guard met else { continue }
+            }
             var rank = MatchRank(typos: 0, place: .anyField)
             if ranking {
                 guard var found = MatchRank.of(matches) else { continue }
@@ -276,6 +324,26 @@ struct WordRun {
         return exact
     }
 
+    /// The folded words of the title, brand and type of the product at `row`; nil when it has none.
+    private mutating func fields(at row: Int64) throws -> [[[UInt8]]]? {
+        if let known = checkedFields[row] { return known }
+        guard let productId = try productId(at: row) else { return nil }
+        let statement = try search.prepared("SELECT " + WordLists.fields.map(\.columnName).joined(separator: ", ")
+                                            + " FROM \(CatalogSchema.table) WHERE productId = ?1")
+        let tokenizer = try search.wordTokenizer
+        let read = try statement.using { () -> [[[UInt8]]]? in
+            try statement.bind(1, productId)
+            guard try statement.step() else { return nil }
+            return try (0..<Int32(WordLists.fields.count)).map { column in
+                var tokens: [[UInt8]] = []
+                try statement.withBytes(at: column) { text in try tokenizer.forEachToken(in: text) { tokens.append(Array($0)) } }
+                return tokens
+            }
+        }
+        checkedFields[row] = read
+        return read
+    }
+
     /// The productId of the product at `row`: a changed one's, or the index's.
     func productId(at row: Int64) throws -> String? {
         let place = row & WordPlacement.placeMask
@@ -284,38 +352,51 @@ struct WordRun {
     }
 
     /// Word `word`'s source in `pass`: the lists it needs, and what a row must match.
-    private func source(word: Int, pass: Pass) throws -> WordSource {
-        let isLast = word == plan.words.count - 1
-        let planned = plan.words[word]
+    private func source(word wordIndex: Int, pass: Pass) throws -> WordSource {
+        let isLast = wordIndex == plan.words.count - 1
+        let planned = plan.words[wordIndex]
         var alternatives: [WordAlternative] = []
-        var added = Set<String>()
+        // What is added already, the first time winning: the index's lists by number (a start
+        // stands for hundreds, named by a string each they cost a keystroke milliseconds), the
+        // changes' by name.
+        var addedLists = Set<Int>()
+        var addedChanges = Set<String>()
         let terms = index.terms
         let stale = delta?.stale
+        /// The index's term list `list`.
+        func termList(_ list: Int, distance: UInt8, isWhole: Bool) throws {
+            guard addedLists.insert(list).inserted else { return }
+            alternatives.append(try WordAlternative(.blocks(terms.cursor(list, store: index.store)), distance: distance, isWhole: isWhole, stale: stale))
+        }
+        /// The changed products' postings of the term `name`.
+        func changes(ofTerm name: [UInt8], distance: UInt8, isWhole: Bool) throws {
+            guard let postings = delta?.postings(ofTerm: name), addedChanges.insert("t:" + String(decoding: name, as: UTF8.self)).inserted else { return }
+            alternatives.append(try WordAlternative(.memory(postings, index: 0), distance: distance, isWhole: isWhole, stale: nil))
+        }
         /// A term's list, and the changed products' postings of it.
         func term(_ name: [UInt8], distance: UInt8, isWhole: Bool) throws {
-            guard added.insert("t:" + String(decoding: name, as: UTF8.self)).inserted else { return }
-            if let list = terms.list(ofTerm: name) {
-                alternatives.append(try WordAlternative(.blocks(terms.cursor(list, store: index.store)), distance: distance, isWhole: isWhole, stale: stale))
-            }
-            if let postings = delta?.postings(ofTerm: name) {
-                alternatives.append(try WordAlternative(.memory(postings, index: 0), distance: distance, isWhole: isWhole, stale: nil))
-            }
+            if let list = terms.list(ofTerm: name) { try termList(list, distance: distance, isWhole: isWhole) }
+            try changes(ofTerm: name, distance: distance, isWhole: isWhole)
         }
-        /// The lists of the terms `start` begins: one list for a start of up to three characters.
+        /// The list of a start of up to three characters, and the changed products' postings of it.
+        func shortStart(_ start: [UInt8], distance: UInt8) throws {
+            if let list = terms.list(ofStart: start) { try termList(list, distance: distance, isWhole: false) }
+            guard let postings = delta?.postings(ofStart: start), addedChanges.insert("s:" + String(decoding: start, as: UTF8.self)).inserted else { return }
+            alternatives.append(try WordAlternative(.memory(postings, index: 0), distance: distance, isWhole: false, stale: nil))
+        }
+        /// The lists of the terms `start` begins: one list for a start of up to three characters,
+        /// and for a checked word, the list of its first three.
         func starts(_ start: [UInt8], distance: UInt8, wholeFor word: [UInt8]?) throws {
             if String(decoding: start, as: UTF8.self).unicodeScalars.count <= TermList.maxPrefixLength {
-                guard added.insert("s:" + String(decoding: start, as: UTF8.self)).inserted else { return }
-                if let list = terms.list(ofStart: start) {
-                    alternatives.append(try WordAlternative(.blocks(terms.cursor(list, store: index.store)), distance: distance, isWhole: false, stale: stale))
-                }
-                if let postings = delta?.postings(ofStart: start) {
-                    alternatives.append(try WordAlternative(.memory(postings, index: 0), distance: distance, isWhole: false, stale: nil))
-                }
-                return
+                return try shortStart(start, distance: distance)
             }
+            if distance == 0, checked.contains(wordIndex), let first = TermList.starts(of: start).last {
+                return try shortStart(Array(first), distance: 0)
+            }
+            let whole = word.flatMap { terms.list(ofTerm: $0) }
             for list in terms.terms(startingWith: start) {
-                let name = terms.withName(list) { Array($0) }
-                try term(name, distance: distance, isWhole: word == name)
+                try termList(list, distance: distance, isWhole: list == whole)
+                if delta != nil { try changes(ofTerm: terms.withName(list) { Array($0) }, distance: distance, isWhole: list == whole) }
             }
             for name in delta?.terms(startingWith: start) ?? [] { try term(name, distance: distance, isWhole: word == name) }
         }
@@ -341,13 +422,6 @@ struct WordRun {
                 }
             }
         }
-        let requirement: (WordFit) -> Bool
-        switch pass {
-        case .titleWords: requirement = isLast ? { $0.title == 0 } : { $0.whole == 0 }
-        case .titleStarts: requirement = { $0.title == 0 }
-        case .anyField: requirement = { $0.any == 0 }
-        case .typos: requirement = { $0.any != WordFit.none }
-        }
-        return try WordSource(alternatives, requirement: requirement)
+        return try WordSource(alternatives, requirement: Self.requirement(pass, isLast: isLast))
     }
 }

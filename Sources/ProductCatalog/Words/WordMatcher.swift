@@ -3,8 +3,9 @@
 /// words (with typos), or, for the query's last word (which may be unfinished), it starts with one
 /// of that word's near starts.
 ///
-/// The one place this is said: highlights (``WordPlan/highlights(of:tokenizer:)``) and the check of
-/// a sorted walk's products (``WordMatchCheck``) both ask it.
+/// The one place this is said: highlights (``WordPlan/highlights(of:tokenizer:)``), the check of
+/// a sorted walk's products (``WordMatchCheck``), a family's other variants (``FamilyJudge``) and
+/// the rows of a word read from its first three characters' list (``WordRun``) all ask it.
 struct WordMatcher {
     private let words: [[UInt8]]
     /// The near words with their typos: each word's whole ones, and the last word's starts.
@@ -24,28 +25,33 @@ struct WordMatcher {
     /// found as the start of a word (whole when it is the word), a near word as a whole word, and
     /// for the last query word a near start; nil when some query word is in no field.
     func rank(fields: [[[UInt8]]]) -> MatchRank? {
-        var matches: [WordFit] = []
-        for (index, word) in words.enumerated() {
-            let isLast = index == words.count - 1
-            var match = WordFit()
-            for (field, tokens) in fields.enumerated() {
-                let bits = Posting.field(field)
-                for token in tokens {
-                    if token.starts(with: word) { match.note(fields: bits, distance: 0, isWhole: token == word) }
-                    if isLast {
-                        for near in nearStarts where token.starts(with: near.start) {
-                            match.note(fields: bits, distance: near.typos, isWhole: false)
-                        }
-                    } else if let typos = nearWhole[index][token] {
-                        match.note(fields: bits, distance: typos, isWhole: true)
-                    }
-                }
-            }
-            matches.append(match)
-        }
-        guard var rank = MatchRank.of(matches) else { return nil }
+        guard var rank = MatchRank.of(words.indices.map { fit(word: $0, fields: fields) }) else { return nil }
         if rank == MatchRank(typos: 0, place: .titleWords), fields.first == words { rank = .first }
         return rank
+    }
+
+    /// How well query word `index` matches a product whose title, brand and type have the folded
+    /// words `fields`, as the word's lists tell it: found as the start of a word (whole when it is
+    /// the word), and with `typos`, a near word as a whole word or, for the last query word, a near start.
+    func fit(word index: Int, fields: [[[UInt8]]], typos: Bool = true) -> WordFit {
+        let word = words[index]
+        let isLast = index == words.count - 1
+        var match = WordFit()
+        for (field, tokens) in fields.enumerated() {
+            let bits = Posting.field(field)
+            for token in tokens {
+                if token.starts(with: word) { match.note(fields: bits, distance: 0, isWhole: token == word) }
+                guard typos else { continue }
+                if isLast {
+                    for near in nearStarts where token.starts(with: near.start) {
+                        match.note(fields: bits, distance: near.typos, isWhole: false)
+                    }
+                } else if let typos = nearWhole[index][token] {
+                    match.note(fields: bits, distance: typos, isWhole: true)
+                }
+            }
+        }
+        return match
     }
 
     /// How many words the query has.

@@ -143,6 +143,53 @@ import Testing
         }
     }
 
+    /// A start of many terms (`schw`, 150 of them) after a rare word is read from its first three
+    /// characters' list and checked by the products' words (``WordRun/checksWord(_:plan:terms:)``):
+    /// the same pages and counts as the model, with and without typos (in the rare word), the start
+    /// last or not.
+    @Test func aStartOfManyTermsCheckedByTheProductsWordsAgreesWithTheModel() throws {
+        var random = SeededRandomGenerator(seed: 48)
+        let letters = Array("aeioulnrstkmpb")
+        func word(_ length: Int) -> String { String((0..<length).map { _ in letters.randomElement(using: &random)! }) }
+        let rare = (0..<40).map { _ in word(7) }
+        let starts = (0..<150).map { _ in "schw" + word(Int.random(in: 1...5, using: &random)) } + ["schw"]
+        // Words that share `sch` but do not start with `schw`, or are a typo from it.
+        let near = ["schv" + word(3), "scw" + word(3), "sxhw" + word(2)] + (0..<20).map { _ in "sch" + word(4) }
+        var csv = "productId,title,brand\n"
+        for row in 0..<500 {
+            var title = [rare.randomElement(using: &random)!]
+            for _ in 0..<Int.random(in: 0...2, using: &random) { title.append([starts, near, rare].randomElement(using: &random)!.randomElement(using: &random)!) }
+            title.shuffle(using: &random)
+            let brand = Int.random(in: 0..<4, using: &random) == 0 ? starts.randomElement(using: &random)! : ""
+            csv += "P\(1_000 + row),\(title.joined(separator: " ")),\(brand)\n"
+        }
+        let fixture = try CatalogFixture()
+        try fixture.importCSV(csv)
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        let all = try search.allPages(prefix: "", pageSize: 1_000)
+        let products = try all.map { try #require(try search.product(id: $0)) }
+        var queries: [String] = []
+        for word in rare.prefix(12) {
+            let misspelt = String(word.prefix(2)) + String(word.dropFirst(3))
+            // Not a longer start of `schw`: the near starts of a last word of five letters are
+            // capped (``WordPlan/Limits``), which this model does not know.
+            queries += [word + " schw", misspelt + " schw", "schw " + word, "schw " + misspelt, word + " schv", "schw " + word + " schw"]
+        }
+        var checked = 0
+        for query in queries {
+            let plan = try #require(try search.indexPlan(query, typos: true))
+            if let index = try search.catalogWords(), plan.words.indices.contains(where: { WordRun.checksWord($0, plan: plan, terms: index.terms) }) {
+                checked += 1
+            }
+            let expected = Self.modelResult(products, query)
+            #expect(try search.allPages(query: query, pageSize: 7) == expected, "query \(query)")
+            #expect(try search.count(query: query, listing: .variants) == expected.count, "query \(query)")
+            let exact = try search.allPages(query: query, typos: false, pageSize: 7)
+            #expect(exact == expected.filter { id in Self.modelTier(products.first { $0.productId == id }!, WordSearchTests.words(query)).map { $0 < 4 } ?? true }, "query \(query), no typos")
+        }
+        #expect(checked >= queries.count / 2, "the start is checked in most queries")
+    }
+
     @Test func aMisspeltTitleFindsItsProductAndTyposCanBeTurnedOff() throws {
         let fixture = try CatalogFixture()
         try fixture.importCSV("""
