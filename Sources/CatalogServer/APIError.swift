@@ -81,7 +81,7 @@ extension APIError {
     init(_ error: EditError) {
         switch error {
         case .invalid(let invalid):
-            self.init(.unprocessableContent, "Some fields need fixing; see the message next to each.", fields: invalid.fields)
+            self.init(.unprocessableContent, "Some fields need fixing; see the message next to each.", fields: invalid.formMessages)
         case .duplicate(let productId):
             self.init(.conflict, "A product with productId \"\(Self.short(productId))\" already exists.",
                       fields: [ProductField.productId.rawValue: "This productId is taken; choose another one or edit that product."])

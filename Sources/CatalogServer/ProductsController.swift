@@ -142,8 +142,9 @@ struct ProductsController<Context: RequestContext> {
             return JSONResponse.response(.object([
                 .init("changed", .int(outcome.changed.count)),
                 .init("changedIds", .array(outcome.changed.map(JSONValue.string))),
-                .init("refused", .array(outcome.refused.map {
-                    .object([.init("productId", .string($0.productId)), .init("message", .string($0.reason)), .init("fields", Self.texts($0.fields))])
+                .init("refused", .array(outcome.refused.map { refusal in
+                    let error = APIError(refusal.error)
+                    return .object([.init("productId", .string(refusal.productId)), .init("message", .string(error.message)), .init("fields", Self.texts(error.fields))])
                 })),
                 .init("replaced", .array(outcome.changed.compactMap { productId in
                     outcome.replaced[productId].map {

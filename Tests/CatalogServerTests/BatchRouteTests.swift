@@ -22,7 +22,9 @@ import Testing
             #expect(answer["changedIds"] as? [String] == ["P2"])
             let refused = try #require(answer["refused"] as? [[String: Any]])
             #expect(refused.map { $0["productId"] as? String } == ["P1", "NOPE"])
-            #expect((refused[0]["message"] as? String)?.contains("salesPrice") == true, "\(refused)")
+            // The rule broken, in the form's words; a product not found, said in the message.
+            #expect((refused[0]["fields"] as? [String: String])?["salesPrice"]?.contains("is above the list price (") == true, "\(refused)")
+            #expect((refused[1]["message"] as? String)?.contains("No product has productId \"NOPE\"") == true, "\(refused)")
             // The field that broke a rule, by name, for the page to label; none for a product not found.
             #expect((refused[0]["fields"] as? [String: String]).map { Array($0.keys) } == ["salesPrice"])
             #expect((refused[1]["fields"] as? [String: String])?.isEmpty == true)

@@ -32,27 +32,24 @@ extension BatchChange {
 }
 
 /// What a batch changed, and what it refused and why.
-public struct BatchOutcome: Sendable, Hashable {
+public struct BatchOutcome: Sendable {
     /// A product the batch left as it was.
-    public struct Refusal: Sendable, Hashable {
+    public struct Refusal: Sendable {
         public var productId: String
-        /// Why, in the words of a single edit's error (a field's rule, or that there is no such product).
-        public var reason: String
-        /// The message for each field that broke a rule, by field name; empty when no field did
-        /// (there is no such product).
-        public var fields: [String: String]
-
-        public init(productId: String, reason: String, fields: [String: String] = [:]) {
-            self.productId = productId
-            self.reason = reason
-            self.fields = fields
-        }
+        /// Why: a single edit's error (a field's rule, or that there is no such product).
+        public var error: EditError
 
         /// The refusal of a single edit's `error`.
         public init(productId: String, error: EditError) {
-            var fields: [String: String] = [:]
-            if case .invalid(let invalid) = error { fields = invalid.fields }
-            self.init(productId: productId, reason: error.description, fields: fields)
+            self.productId = productId
+            self.error = error
+        }
+
+        /// The problem of each field that broke a rule, by field name; empty when no field did
+        /// (there is no such product).
+        public var problems: [String: FieldProblem] {
+            if case .invalid(let invalid) = error { return invalid.problems }
+            return [:]
         }
     }
 
@@ -78,7 +75,7 @@ extension CatalogEditor {
     public func apply(_ change: BatchChange, to productIds: [String]) throws -> BatchOutcome {
         precondition(productIds.count <= Self.maxBatchProducts, "a batch changes at most \(Self.maxBatchProducts) products")
         if case .set(let values) = change, values[.productId] != nil {
-            throw EditError.invalid(ProductValidationError(fields: [ProductField.productId.rawValue: "A batch cannot set the productId: each product keeps its own."]))
+            throw EditError.invalid(ProductValidationError(problems: [ProductField.productId.rawValue: .productIdInBatch]))
         }
         return try write {
             var outcome = BatchOutcome()

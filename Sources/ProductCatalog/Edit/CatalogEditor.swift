@@ -201,17 +201,16 @@ public final class CatalogEditor {
     /// The table's column for each extra `product` names; an unknown name is a field error.
     private func extraAssignments(_ product: Product) throws -> [ExtraAssignment] {
         let byName = Dictionary(extraColumns.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        var unknown: [String: String] = [:]
+        var unknown: [String: FieldProblem] = [:]
         var assignments: [ExtraAssignment] = []
-        let known = extraColumns.isEmpty ? "it has no extra columns" : "its extra columns are " + extraColumns.joined(separator: ", ")
         for extra in product.extras {
             if let column = byName[extra.name.lowercased()] {
                 assignments.append(ExtraAssignment(column: column, value: extra.value))
             } else {
-                unknown[extra.name] = "The catalog has no column \"\(extra.name)\" (\(known)); import a file with that column to add it."
+                unknown[extra.name] = .unknownColumn(known: extraColumns)
             }
         }
-        guard unknown.isEmpty else { throw EditError.invalid(ProductValidationError(fields: unknown)) }
+        guard unknown.isEmpty else { throw EditError.invalid(ProductValidationError(problems: unknown)) }
         return assignments
     }
 

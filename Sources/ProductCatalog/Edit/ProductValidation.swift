@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rules a product added or edited by hand must follow, with a message per field that breaks one.
+/// The rules a product added or edited by hand must follow, with the problem of each field that breaks one (``FieldProblem``).
 ///
 /// Text is trimmed of surrounding spaces and tabs; an empty optional field is stored as NULL.
 /// The productId and price rules are ``ProductRules``, the same an import applies.
@@ -17,7 +17,7 @@ public enum ProductValidation {
 
     /// Checks `draft` and returns the product to store.
     public static func product(from draft: ProductDraft) throws(ProductValidationError) -> Product {
-        var errors: [String: String] = [:]
+        var errors: [String: FieldProblem] = [:]
         func text(_ field: ProductField) -> String? {
             let value = trimmed(draft[field])
             if let problem = problem(inText: value) {
@@ -32,18 +32,17 @@ public enum ProductValidation {
             switch ProductRules.problem(inProductId: productId ?? "") {
             case nil: break
             case .empty?:
-                errors[ProductField.productId.rawValue] = "Enter a productId."
+                errors[ProductField.productId.rawValue] = .missing
             case .controlCharacter?:
-                errors[ProductField.productId.rawValue] = "A productId cannot contain line breaks, tabs or other control characters."
+                errors[ProductField.productId.rawValue] = .controlCharacter
             case .tooLong(let bytes)?:
-                errors[ProductField.productId.rawValue] =
-                    "A productId has at most \(ProductRules.maxProductIdBytes) bytes (letters outside ASCII take 2 to 4); this one has \(bytes)."
+                errors[ProductField.productId.rawValue] = .tooLong(bytes: bytes, limit: ProductRules.maxProductIdBytes)
             }
         }
 
         let title = text(.title)
         if title == nil, errors[ProductField.title.rawValue] == nil {
-            errors[ProductField.title.rawValue] = "Enter a title."
+            errors[ProductField.title.rawValue] = .missing
         }
 
         func price(_ field: ProductField) -> Price? {
@@ -53,25 +52,24 @@ public enum ProductValidation {
             case nil: return nil
             case .price(let price)?: return price
             case .failure(let failure)?:
-                errors[field.rawValue] = message(for: failure)
+                errors[field.rawValue] = .unreadablePrice(failure)
                 return nil
             }
         }
         let listPrice = price(.listPrice)
         let salesPrice = price(.salesPrice)
         if let listPrice, let salesPrice, !ProductRules.salePriceFits(sale: salesPrice, list: listPrice) {
-            errors[ProductField.salesPrice.rawValue] =
-                "The sale price (\(salesPrice)) is above the list price (\(listPrice)); lower it or raise the list price."
+            errors[ProductField.salesPrice.rawValue] = .saleAboveList(sale: salesPrice, list: listPrice)
         }
 
         let taxRate = text(.taxRate)
         if let taxRate, !isPercentage(taxRate) {
-            errors[ProductField.taxRate.rawValue] = "Enter the tax rate as a percentage from 0 to 100, such as 19 or 7.5."
+            errors[ProductField.taxRate.rawValue] = .notAPercentage
         }
 
         let imageURL = text(.imageURL)
         if let imageURL, !isWebAddress(imageURL) {
-            errors[ProductField.imageURL.rawValue] = "Enter an address starting with http:// or https:// (or a path such as /images/a.jpg), or leave it empty."
+            errors[ProductField.imageURL.rawValue] = .notAWebAddress
         }
 
         let color = text(.color), size = text(.size), productType = text(.productType)
@@ -79,20 +77,18 @@ public enum ProductValidation {
         let options = text(.options).map { ProductOptions(text: $0).text }.flatMap { $0.isEmpty ? nil : $0 }
         let currency = text(.currency).map { $0.uppercased() }
         if let currency, !Currency.isCode(currency) {
-            errors[ProductField.currency.rawValue] = "Enter a three-letter currency code such as USD, EUR or JPY, or leave it empty."
+            errors[ProductField.currency.rawValue] = .notACurrencyCode
         }
         if errors[ProductField.currency.rawValue] == nil {
             for (field, price) in [(ProductField.listPrice, listPrice), (.salesPrice, salesPrice)] {
                 guard let price, errors[field.rawValue] == nil, ProductRules.thirdDecimalProblem(price, currency: currency) != nil else { continue }
-                errors[field.rawValue] = currency.map {
-                    "A \($0) price has at most 2 decimals, such as \(Price(cents: 1999).text(currency: $0))."
-                } ?? "A price has at most 2 decimals, such as 19.99 (3 with a currency that has them, such as KWD)."
+                errors[field.rawValue] = .thirdDecimal(currency: currency)
             }
         }
         var quantity: Int64?
         if let text = text(.quantity) {
             quantity = Int64(text)
-            if quantity == nil { errors[ProductField.quantity.rawValue] = "Enter the stock as a whole number, or leave it empty when it is unknown or unlimited." }
+            if quantity == nil { errors[ProductField.quantity.rawValue] = .notAWholeNumber }
         }
 
         var extras: [Product.Extra] = []
@@ -105,7 +101,7 @@ public enum ProductValidation {
             }
         }
 
-        guard errors.isEmpty, let productId else { throw ProductValidationError(fields: errors) }
+        guard errors.isEmpty, let productId else { throw ProductValidationError(problems: errors) }
         return Product(
             productId: productId, title: title, listPrice: listPrice, salesPrice: salesPrice,
             color: color, size: size, productType: productType, taxRate: taxRate, imageURL: imageURL,
@@ -113,23 +109,13 @@ public enum ProductValidation {
             options: options, extras: extras)
     }
 
-    /// The message shown next to a price field that ``Price`` cannot read.
-    static func message(for failure: Price.ParseFailure) -> String {
-        switch failure {
-        case .negative: "A price cannot be negative."
-        case .tooManyDecimals: "A price has at most 2 decimals, such as 19.99 (3 with a currency that has them, such as KWD)."
-        case .tooLarge: "The price is too large: at most \(Price.maxWholeDigits) digits before the point."
-        case .notANumber: "Write the price as a number such as 19.99: digits, an optional point and at most 2 decimals, without a currency sign or thousands separators."
-        }
-    }
-
     private static func trimmed(_ text: String) -> String {
         ProductRules.trimmed(text)
     }
 
-    private static func problem(inText text: String) -> String? {
-        if text.utf8.contains(0) { return "Remove the NUL character; text cannot contain one." }
-        if text.utf8.count > maxFieldBytes { return "The text is too long: at most 1 MiB." }
+    private static func problem(inText text: String) -> FieldProblem? {
+        if text.utf8.contains(0) { return .nulCharacter }
+        if text.utf8.count > maxFieldBytes { return .tooLong(bytes: text.utf8.count, limit: maxFieldBytes) }
         return nil
     }
 

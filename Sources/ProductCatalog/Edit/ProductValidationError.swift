@@ -1,19 +1,19 @@
-/// What is wrong with a product someone entered: one message per field, saying what to do.
+/// What is wrong with a product someone entered: the problem of each field that breaks a rule.
 public struct ProductValidationError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The message for each field that needs fixing, by field name (`listPrice`, or an extra column's name).
-    public var fields: [String: String]
+    /// The problem of each field that needs fixing, by field name (`listPrice`, or an extra column's name).
+    public var problems: [String: FieldProblem]
 
-    /// An error with one message per field.
-    public init(fields: [String: String]) {
-        self.fields = fields
+    /// An error with one problem per field.
+    public init(problems: [String: FieldProblem]) {
+        self.problems = problems
     }
 
-    /// The message for `field`, if it needs fixing.
-    public subscript(field: ProductField) -> String? { fields[field.rawValue] }
+    /// The problem of `field`, if it needs fixing.
+    public subscript(field: ProductField) -> FieldProblem? { problems[field.rawValue] }
 
-    /// Every field and its message, for logs.
+    /// Every field and its problem, for logs.
     public var description: String {
-        let list = fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
-        return "the product has \(fields.count == 1 ? "a field" : "fields") to fix: \(list)"
+        let list = problems.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
+        return "the product has \(problems.count == 1 ? "a field" : "fields") to fix: \(list)"
     }
 }

@@ -65,7 +65,7 @@ public struct Price: Sendable, Hashable, Comparable, Codable, CustomStringConver
     // MARK: - Parsing bytes
 
     /// The largest whole part accepted: 13 digits keep thousandths far inside an Int64.
-    static let maxWholeDigits = 13
+    public static let maxWholeDigits = 13
     /// Decimals a price may have: three, for the currencies whose minor unit is a thousandth.
     static let maxDecimals = 3
 

@@ -244,16 +244,15 @@ public final class PostgresCatalogEditor: Sendable {
         }
         let known = Set(ProductField.allCases.map { $0.columnName.lowercased() })
         let extras = columns.filter { !known.contains($0.key) }.values.sorted()
-        var unknown: [String: String] = [:]
+        var unknown: [String: FieldProblem] = [:]
         for extra in product.extras {
             if let column = columns[extra.name.lowercased()], !known.contains(extra.name.lowercased()) {
                 values.append((PostgresSchema.quote(column), extra.value.map { statement.bind($0) } ?? "NULL"))
             } else {
-                let list = extras.isEmpty ? "it has no extra columns" : "its extra columns are " + extras.joined(separator: ", ")
-                unknown[extra.name] = "The catalog has no column \"\(extra.name)\" (\(list)); import a file with that column to add it."
+                unknown[extra.name] = .unknownColumn(known: extras)
             }
         }
-        guard unknown.isEmpty else { throw EditError.invalid(ProductValidationError(fields: unknown)) }
+        guard unknown.isEmpty else { throw EditError.invalid(ProductValidationError(problems: unknown)) }
         let (words, shape) = try folder.withLock { folder in
             let title = try product.title.map { try folder.words(in: $0) } ?? []
             let other = try [product.brand, product.productType].compactMap { $0 }.flatMap { try folder.words(in: $0) }

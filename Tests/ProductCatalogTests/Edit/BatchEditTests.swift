@@ -20,8 +20,12 @@ import Testing
         let outcome = try editor.apply(.set([.listPrice: "45.00", .brand: "Fjord"]), to: ["A1", "A3", "NOPE", "a2"])
         #expect(outcome.changed == ["A1", "a2"])
         #expect(outcome.refused.map(\.productId) == ["A3", "NOPE"])
-        #expect(outcome.refused[0].reason.contains("salesPrice"), "\(outcome.refused[0].reason)")
-        #expect(outcome.refused[1].reason.contains("no product has productId \"NOPE\""))
+        #expect(outcome.refused[0].problems == ["salesPrice": .saleAboveList(sale: Price("50.00")!, list: Price("45.00")!)])
+        guard case .notFound(let productId) = outcome.refused[1].error else {
+            Issue.record("NOPE is refused as not found: \(outcome.refused[1].error)")
+            return
+        }
+        #expect(productId == "NOPE" && outcome.refused[1].problems.isEmpty)
         let search = try ProductSearch(databasePath: fixture.databasePath)
         #expect(try search.product(id: "A1")?.listPrice == Price("45.00"))
         #expect(try search.product(id: "A1")?.salesPrice == Price("29.99"), "fields not named keep their values")
@@ -40,7 +44,7 @@ import Testing
         // A3's list price (55.00) allows 35.00; A4's (12.00) does not: refused, with the field that broke the rule.
         #expect(outcome.changed == ["A1", "A2", "A3"])
         #expect(outcome.refused.map(\.productId) == ["A4"])
-        #expect(Array(outcome.refused[0].fields.keys) == ["salesPrice"])
+        #expect(Array(outcome.refused[0].problems.keys) == ["salesPrice"])
         #expect(outcome.replaced["A1"] == [.color: "Navy", .salesPrice: "29.99"])
         #expect(outcome.replaced["A2"] == [.color: "Black", .salesPrice: ""], "no value replaced is an empty text, which clears")
         #expect(outcome.replaced["A4"] == nil, "a refused product replaced nothing")
