@@ -133,11 +133,11 @@ struct FamilyJudge {
                     before = true
                     return
                 }
-                let words = try words(of: row)
-                guard let rank = matcher.rank(fields: words),
+                let tally = try tally(of: row)
+                guard let rank = tally.rank,
                       let place = try changedPlaces(delta)[ProductIdOrder.folded(productId)] ?? index.places.place(of: productId)
                 else { return }
-                let wordClass = min(max(Int64(words[0].count), 1), WordPlacement.maxClass)
+                let wordClass = min(max(Int64(tally.titleWords), 1), WordPlacement.maxClass)
                 if (rank, WordPlacement.row(class: wordClass, place: place)) < (hit.rank, hit.row) { before = true }
             }
             if before { verdicts[position] = false }
@@ -152,7 +152,7 @@ struct FamilyJudge {
         var listed = false
         try search.familyMembers(groupId, except: productId, filters: filters, columns: memberColumns) { row in
             if range.contains(row.text(at: 0) ?? "") { listed = true }
-            if try matcher.rank(fields: words(of: row)) != nil { matches += 1 }
+            if try tally(of: row).rank != nil { matches += 1 }
         }
         return (matches, listed)
     }
@@ -169,15 +169,13 @@ struct FamilyJudge {
         return listed
     }
 
-    /// The folded words of the title, brand and type in columns 1 to 3 of `row`.
-    private func words(of row: Statement) throws -> [[[UInt8]]] {
-        var words: [[[UInt8]]] = []
+    /// The matches of the title, brand and type in columns 1 to 3 of `row`, noted as they are tokenized.
+    private func tally(of row: Statement) throws -> WordMatcher.Tally {
+        var tally = WordMatcher.Tally(matcher)
         for column in Int32(1)...3 {
-            var tokens: [[UInt8]] = []
-            try row.withBytes(at: column) { text in try tokenizer.forEachToken(in: text) { tokens.append(Array($0)) } }
-            words.append(tokens)
+            try row.withBytes(at: column) { text in try tokenizer.forEachToken(in: text) { tally.note($0, field: Int(column) - 1) } }
         }
-        return words
+        return tally
     }
 
     /// The places of the products changed since the index was built, by folded productId.

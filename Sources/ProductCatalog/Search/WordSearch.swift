@@ -152,7 +152,7 @@ extension ProductSearch {
         let step = Double(counted) / Double(Self.familySample)
         var weight = 0.0
         for sample in 0..<Self.familySample {
-            guard let productId = try run.productId(at: rows[Int(Double(sample) * step)]) else { continue }
+            guard let productId = try run.productId(at: rows[Int(Double(sample) * step)], sampled: true) else { continue }
             guard let groupId = try groupId(of: productId) else {
                 weight += 1
                 continue
@@ -344,11 +344,12 @@ struct WordRun {
         return read
     }
 
-    /// The productId of the product at `row`: a changed one's, or the index's.
-    func productId(at row: Int64) throws -> String? {
+    /// The productId of the product at `row`: a changed one's, or the index's. With `sampled`,
+    /// for rows far apart whose place map rows are not read again (``PlaceMap/Reader/productId(atSampled:)``).
+    func productId(at row: Int64, sampled: Bool = false) throws -> String? {
         let place = row & WordPlacement.placeMask
         if let delta, let changed = delta.productIds[place] { return changed }
-        return try index.places.productId(at: place)
+        return try sampled ? index.places.productId(atSampled: place) : index.places.productId(at: place)
     }
 
     /// Word `word`'s source in `pass`: the lists it needs, and what a row must match.

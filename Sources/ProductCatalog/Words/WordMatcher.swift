@@ -25,33 +25,69 @@ struct WordMatcher {
     /// found as the start of a word (whole when it is the word), a near word as a whole word, and
     /// for the last query word a near start; nil when some query word is in no field.
     func rank(fields: [[[UInt8]]]) -> MatchRank? {
-        guard var rank = MatchRank.of(words.indices.map { fit(word: $0, fields: fields) }) else { return nil }
-        if rank == MatchRank(typos: 0, place: .titleWords), fields.first == words { rank = .first }
-        return rank
+        var tally = Tally(self)
+        for (field, tokens) in fields.enumerated() {
+            for token in tokens { token.withUnsafeBytes { tally.note($0, field: field) } }
+        }
+        return tally.rank
     }
 
     /// How well query word `index` matches a product whose title, brand and type have the folded
-    /// words `fields`, as the word's lists tell it: found as the start of a word (whole when it is
-    /// the word), and with `typos`, a near word as a whole word or, for the last query word, a near start.
+    /// words `fields`, as the word's lists tell it; with `typos`, its near words and starts too.
     func fit(word index: Int, fields: [[[UInt8]]], typos: Bool = true) -> WordFit {
-        let word = words[index]
-        let isLast = index == words.count - 1
         var match = WordFit()
         for (field, tokens) in fields.enumerated() {
-            let bits = Posting.field(field)
-            for token in tokens {
-                if token.starts(with: word) { match.note(fields: bits, distance: 0, isWhole: token == word) }
-                guard typos else { continue }
-                if isLast {
-                    for near in nearStarts where token.starts(with: near.start) {
-                        match.note(fields: bits, distance: near.typos, isWhole: false)
-                    }
-                } else if let typos = nearWhole[index][token] {
-                    match.note(fields: bits, distance: typos, isWhole: true)
-                }
-            }
+            for token in tokens { token.withUnsafeBytes { note($0, field: field, word: index, typos: typos, in: &match) } }
         }
         return match
+    }
+
+    /// Notes in `match` how query word `index` matches `token`, a folded word of field `field`.
+    @inline(__always)
+    private func note(_ token: UnsafeRawBufferPointer, field: Int, word index: Int, typos: Bool, in match: inout WordFit) {
+        let bits = Posting.field(field)
+        let word = words[index]
+        if token.starts(with: word) { match.note(fields: bits, distance: 0, isWhole: token.count == word.count) }
+        guard typos else { return }
+        if index == words.count - 1 {
+            for near in nearStarts where token.starts(with: near.start) {
+                match.note(fields: bits, distance: near.typos, isWhole: false)
+            }
+        } else if !nearWhole[index].isEmpty, let typos = nearWhole[index][Array(token)] {
+            match.note(fields: bits, distance: typos, isWhole: true)
+        }
+    }
+
+    /// A product's matches, noted token by token as its title, brand and type are tokenized, so
+    /// that no token is kept: ``rank(fields:)`` for the many variants a count of families reads.
+    struct Tally {
+        private let matcher: WordMatcher
+        private var fits: [WordFit]
+        /// How many words the title has.
+        private(set) var titleWords = 0
+        /// True while the title's words are the query's, in order.
+        private var titleIsQuery = true
+
+        init(_ matcher: WordMatcher) {
+            self.matcher = matcher
+            fits = Array(repeating: WordFit(), count: matcher.words.count)
+        }
+
+        /// Notes `token`, the next folded word of field `field` (0 the title, 1 the brand, 2 the type).
+        mutating func note(_ token: UnsafeRawBufferPointer, field: Int) {
+            if field == 0 {
+                if titleWords >= matcher.words.count || !token.elementsEqual(matcher.words[titleWords]) { titleIsQuery = false }
+                titleWords += 1
+            }
+            for index in fits.indices { matcher.note(token, field: field, word: index, typos: true, in: &fits[index]) }
+        }
+
+        /// The bucket of the product noted (see ``WordMatcher/rank(fields:)``); nil when some query word is in no field.
+        var rank: MatchRank? {
+            guard var rank = MatchRank.of(fits) else { return nil }
+            if rank == MatchRank(typos: 0, place: .titleWords), titleIsQuery, titleWords == matcher.words.count { rank = .first }
+            return rank
+        }
     }
 
     /// How many words the query has.

@@ -289,10 +289,15 @@ import Testing
         }
         try writer.finish()
         let reader = try PlaceMap.Reader(connection: connection)
+        // Sampled first (no row kept yet: decoded up to the place), then by the kept rows, then sampled again.
+        let sampled = try PlaceMap.Reader(connection: connection)
         for (index, id) in ids.enumerated().shuffled(using: &random).prefix(500) {
+            #expect(try sampled.productId(atSampled: Int64(index + 1)) == id)
             #expect(try reader.productId(at: Int64(index + 1)) == id)
+            #expect(try reader.productId(atSampled: Int64(index + 1)) == id)
             #expect(try reader.place(of: id.lowercased()) == Int64(index + 1))
         }
         #expect(try reader.productId(at: Int64(ids.count + 1)) == nil && reader.place(of: "NOPE") == nil && reader.place(of: "A") == nil)
+        #expect(try sampled.productId(atSampled: Int64(ids.count + 1)) == nil && sampled.productId(atSampled: 0) == nil)
     }
 }
