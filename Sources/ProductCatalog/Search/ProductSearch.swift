@@ -105,10 +105,16 @@ public final class ProductSearch {
             return limit.map { min($0, total) } ?? total
         }
         if families {
-            let statement = try prepared(Self.counting(try prefixMatchClauses(prefix, filters, families: true), limited: limit != nil))
+            // Each family of the matches once, by its key, kept distinct in a temporary index as
+            // SQLite reads the matches: checking each match for an earlier variant of its family
+            // (``familyFirstClause(_:source:hasUpper:)``, as a page does for its 20) took 14 ms for
+            // a first letter's 10,000 families on a million in families of 1 to 20, this 5.
+            let key = FamilyIndex.familyKey("p")
+            let clauses = try prefixMatchClauses(prefix, filters)
+            let statement = try prepared(limit != nil ? "SELECT count(*) FROM (SELECT DISTINCT \(key) " + clauses + " LIMIT ?9)"
+                                                      : "SELECT count(DISTINCT \(key)) " + clauses)
             return try statement.using {
                 try bindPrefixMatch(prefix, filters, to: statement)
-                try bindFamilyRange(PrefixRange(prefix: prefix), to: statement)
                 if let limit { try statement.bind(9, Int64(limit)) }
                 try statement.step()
                 return Int(statement.int64(at: 0))

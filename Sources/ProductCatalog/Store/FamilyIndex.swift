@@ -24,6 +24,12 @@ enum FamilyIndex {
         (alias.map { $0 + "." } ?? "") + ProductField.groupId.columnName + " > ''"
     }
 
+    /// The family of the product `alias`, as a text that two products share only when they are of
+    /// one family: `g` and its groupId, or `p` and its productId for a product alone.
+    static func familyKey(_ alias: String) -> String {
+        "CASE WHEN \(inFamily(alias)) THEN 'g' || \(alias).\(ProductField.groupId.columnName) ELSE 'p' || \(alias).productId END"
+    }
+
     /// Builds the index unless the catalog has it.
     static func create(_ connection: Connection) throws {
         try connection.execute(createStatement)
