@@ -260,6 +260,7 @@ struct WordRun {
             end = WordPlacement.row(class: Int64(classOnly) + 1, place: 0)
         }
         let filter = try search.filterClause(filters)
+        let checkedRequirements = checked.map { ($0, Self.requirement(pass, isLast: $0 == plan.words.count - 1)) }
         while true {
             // Leapfrog: every source to the largest row any is on, until they agree.
             var agreed = false
@@ -282,9 +283,9 @@ struct WordRun {
                 // A checked word's list holds every term of its first three characters: its match is the product's.
                 guard let fields = try fields(at: row) else { continue }
                 var met = true
-                for word in checked {
+                for (word, requirement) in checkedRequirements {
                     matches[word] = matcher.fit(word: word, fields: fields, typos: pass == .typos)
-                    met = met && Self.requirement(pass, isLast: word == plan.words.count - 1)(matches[word])
+                    met = met && requirement(matches[word])
                 }
                 guard met else { continue }
             }
@@ -328,8 +329,7 @@ struct WordRun {
     private mutating func fields(at row: Int64) throws -> [[[UInt8]]]? {
         if let known = checkedFields[row] { return known }
         guard let productId = try productId(at: row) else { return nil }
-        let statement = try search.prepared("SELECT " + WordLists.fields.map(\.columnName).joined(separator: ", ")
-                                            + " FROM \(CatalogSchema.table) WHERE productId = ?1")
+        let statement = try search.prepared(Self.fieldsQuery)
         let tokenizer = try search.wordTokenizer
         let read = try statement.using { () -> [[[UInt8]]]? in
             try statement.bind(1, productId)
@@ -343,6 +343,10 @@ struct WordRun {
         checkedFields[row] = read
         return read
     }
+
+    /// A product's title, brand and type, by productId.
+    private static let fieldsQuery = "SELECT " + WordLists.fields.map(\.columnName).joined(separator: ", ")
+        + " FROM \(CatalogSchema.table) WHERE productId = ?1"
 
     /// The productId of the product at `row`: a changed one's, or the index's. With `sampled`,
     /// for rows far apart whose place map rows are not read again (``PlaceMap/Reader/productId(atSampled:)``).

@@ -185,14 +185,9 @@
 
         /// The productId at `place`; nil when no product had it.
         public func productId(at place: Int64) throws -> String? {
-            if let cached, place >= cached.place, place < cached.place + Int64(cached.ids.count) {
-                return String(decoding: cached.ids[Int(place - cached.place)], as: UTF8.self)
-            }
-            let directory = try self.directory ?? readDirectory()
-            guard let row = Self.row(holding: place, in: directory) else { return nil }
-            let first = directory[row].place
+            guard let (first, kept) = try row(holding: place) else { return nil }
             let ids: DecodedRow
-            if let kept = rows[first] {
+            if let kept {
                 ids = kept
             } else {
                 guard let read = try readRow(atOrBefore: place), read.place == first else { return nil }
@@ -209,18 +204,23 @@
         /// decoded only up to the place, and not kept (decoding and keeping every row was a tenth
         /// of a keystroke's time when counting families).
         public func productId(atSampled place: Int64) throws -> String? {
-            if let cached, place >= cached.place, place < cached.place + Int64(cached.ids.count) {
-                return String(decoding: cached.ids[Int(place - cached.place)], as: UTF8.self)
-            }
-            let directory = try self.directory ?? readDirectory()
-            guard let row = Self.row(holding: place, in: directory) else { return nil }
-            let first = directory[row].place
-            if let kept = rows[first] { return place - first < Int64(kept.count) ? String(decoding: kept[Int(place - first)], as: UTF8.self) : nil }
+            guard let (first, kept) = try row(holding: place) else { return nil }
+            if let kept { return place - first < Int64(kept.count) ? String(decoding: kept[Int(place - first)], as: UTF8.self) : nil }
             return try byPlace.using { () -> String? in
                 try byPlace.bind(1, place)
                 guard try byPlace.step(), byPlace.int64(at: 0) == first else { return nil }
                 return try byPlace.withBytes(at: 1) { try DecodedRow.productId(in: $0, at: Int(place - first)) }.map { String(decoding: $0, as: UTF8.self) }
             }
+        }
+
+        /// The first place of the row that holds `place` (nil when no row starts at or before it),
+        /// and that row decoded when it is kept.
+        private func row(holding place: Int64) throws -> (first: Int64, kept: DecodedRow?)? {
+            if let cached, place >= cached.place, place < cached.place + Int64(cached.ids.count) { return (cached.place, cached.ids) }
+            let directory = try self.directory ?? readDirectory()
+            guard let row = Self.row(holding: place, in: directory) else { return nil }
+            let first = directory[row].place
+            return (first, rows[first])
         }
 
         /// The place of `productId` (ASCII case ignored); nil when the map does not hold it.

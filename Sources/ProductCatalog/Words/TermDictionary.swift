@@ -139,16 +139,9 @@ final class TermDictionary: @unchecked Sendable {
         /// Lays out the children of the path of `depth` bytes that `low..<high` share.
         func children(low: Int, high: Int, depth: Int) -> Range<Int> {
             let first = branches.count
-            var index = low
-            while index < high {
-                guard let (scalar, width) = terms.character(ofTerm: index, at: depth) else {
-                    index += 1
-                    continue
-                }
-                let end = terms.upperBound(low: index, high: high, from: depth, length: depth + width)
+            terms.forEachChild(low: low, high: high, depth: depth) { scalar, width, index, end in
                 branches.append(Branch(scalar: scalar, width: Int32(width), low: Int32(index), end: Int32(end)))
                 depths.append(depth + width)
-                index = end
             }
             return first..<branches.count
         }
@@ -170,6 +163,23 @@ final class TermDictionary: @unchecked Sendable {
     private struct TermRanges {
         let bytes: UnsafeBufferPointer<UInt8>
         let starts: UnsafeBufferPointer<Int32>
+
+        /// Calls `body` with each child of the path of `depth` bytes that the terms `low..<high`
+        /// share: its character, the character's width in bytes, and its terms `index..<end`. A
+        /// term that ends at the path is the path itself, and no child.
+        @inline(__always)
+        func forEachChild(low: Int, high: Int, depth: Int, _ body: (_ scalar: UInt32, _ width: Int, _ index: Int, _ end: Int) -> Void) {
+            var index = low
+            while index < high {
+                guard let (scalar, width) = character(ofTerm: index, at: depth) else {
+                    index += 1
+                    continue
+                }
+                let end = upperBound(low: index, high: high, from: depth, length: depth + width)
+                body(scalar, width, index, end)
+                index = end
+            }
+        }
 
         /// The character of term `index` at byte `depth`, and its width in bytes; nil when the term ends there.
         func character(ofTerm index: Int, at depth: Int) -> (UInt32, Int)? {
@@ -238,6 +248,9 @@ final class TermDictionary: @unchecked Sendable {
         }
 
         /// Walks the terms `low..<high`, which share their first `depth` bytes (`level` characters, in `path`).
+        ///
+        /// ``TermRanges/forEachChild(low:high:depth:_:)``'s loop, written out: the walk through a
+        /// closure that captures it was 5% slower a keystroke (realistic million, alternating).
         mutating func descend(low: Int, high: Int, depth: Int, level: Int) {
             var index = low
             while index < high {
