@@ -183,7 +183,7 @@ struct WordRun {
     /// Titles read to tell an exact one, by row.
     private var exactTitles: [Int64: Bool] = [:]
     private let check: Statement?
-    /// The query words read from the list of their first three characters and checked (see
+    /// The query words read from the list of their longest start that has one and checked (see
     /// ``checksWord(_:plan:terms:)``), and the words of the products checked, by row.
     private let checked: Set<Int>
     private var checkedFields: [Int64: [[[UInt8]]]] = [:]
@@ -211,26 +211,37 @@ struct WordRun {
         }
     }
 
-    /// Whether word `index` of `plan` is read from the list of its first three characters, each
+    /// Whether word `index` of `plan` is read from the list of its longest start that has one, each
     /// row the other words agree on then checked by its product's words (``WordMatcher``), rather
     /// than as the union of the lists of every term it starts.
     ///
-    /// So when it starts more than ``checkedTerms`` terms and another word is held by fewer than
+    /// So when it starts more than ``TermList/manyTerms`` terms, has no list of its own, and another word is held by fewer than
     /// half as many products as it has lists: the union costs a cursor a list in every pass (a
     /// start such as `schw`, hundreds of terms, took 50 to 85 ms a keystroke after selective
     /// words), a check about what two lists' cursors cost, for at most the rarer word's products.
     static func checksWord(_ index: Int, plan: WordPlan, terms: TermList) -> Bool {
         let word = plan.words[index]
-        guard word.folded.unicodeScalars.count > TermList.maxPrefixLength, word.starts != .nothing else { return false }
+        let folded = Array(word.folded.utf8)
+        guard word.starts != .nothing, !hasList(folded, terms: terms) else { return false }
         if case .terms = word.starts { return false }
-        let lists = terms.terms(startingWith: Array(word.folded.utf8)).count
-        guard lists > checkedTerms else { return false }
+        let lists = terms.terms(startingWith: folded).count
+        guard lists > TermList.manyTerms else { return false }
         let rarest = plan.words.indices.filter { $0 != index }.map { plan.words[$0].products }.min() ?? .max
         return rarest < lists / 2
     }
 
-    /// Terms a word's start stands for before it may be checked rather than read as their union.
-    static let checkedTerms = 64
+    /// Whether the start `start` has a list of its own in `terms`: up to
+    /// ``TermList/maxPrefixLength`` characters always, ``TermList/longStartLength`` when many
+    /// terms start so.
+    static func hasList(_ start: [UInt8], terms: TermList) -> Bool {
+        let length = String(decoding: start, as: UTF8.self).unicodeScalars.count
+        return length <= TermList.maxPrefixLength || length == TermList.longStartLength && terms.list(ofStart: start) != nil
+    }
+
+    /// The longest start of `word` that has a list of its own.
+    static func listedStart(of word: [UInt8], terms: TermList) -> ArraySlice<UInt8>? {
+        TermList.starts(of: word, upTo: TermList.longStartLength).last { hasList(Array($0), terms: terms) }
+    }
 
     /// What a word's match must be for a row to be a candidate of `pass`.
     private static func requirement(_ pass: Pass, isLast: Bool) -> (WordFit) -> Bool {
@@ -280,7 +291,7 @@ struct WordRun {
             target += 1
             var matches = sources.map(\.match)
             if !checked.isEmpty {
-                // A checked word's list holds every term of its first three characters: its match is the product's.
+                // A checked word's list holds every term of its start: its match is the product's.
                 guard let fields = try fields(at: row) else { continue }
                 var met = true
                 for (word, requirement) in checkedRequirements {
@@ -383,19 +394,20 @@ struct WordRun {
             if let list = terms.list(ofTerm: name) { try termList(list, distance: distance, isWhole: isWhole) }
             try changes(ofTerm: name, distance: distance, isWhole: isWhole)
         }
-        /// The list of a start of up to three characters, and the changed products' postings of it.
+        /// The list of a start that has one, and the changed products' postings of it.
         func shortStart(_ start: [UInt8], distance: UInt8) throws {
             if let list = terms.list(ofStart: start) { try termList(list, distance: distance, isWhole: false) }
             guard let postings = delta?.postings(ofStart: start), addedChanges.insert("s:" + String(decoding: start, as: UTF8.self)).inserted else { return }
             alternatives.append(try WordAlternative(.memory(postings, index: 0), distance: distance, isWhole: false, stale: nil))
         }
-        /// The lists of the terms `start` begins: one list for a start of up to three characters,
-        /// and for a checked word, the list of its first three.
+        /// The lists of the terms `start` begins: one list for a start that has one (up to three
+        /// characters, or four of many terms), and for a checked word, the list of its longest
+        /// start that has one.
         func starts(_ start: [UInt8], distance: UInt8, wholeFor word: [UInt8]?) throws {
-            if String(decoding: start, as: UTF8.self).unicodeScalars.count <= TermList.maxPrefixLength {
+            if Self.hasList(start, terms: terms) {
                 return try shortStart(start, distance: distance)
             }
-            if distance == 0, checked.contains(wordIndex), let first = TermList.starts(of: start).last {
+            if distance == 0, checked.contains(wordIndex), let first = Self.listedStart(of: start, terms: terms) {
                 return try shortStart(Array(first), distance: 0)
             }
             let whole = word.flatMap { terms.list(ofTerm: $0) }

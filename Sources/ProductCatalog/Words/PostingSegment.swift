@@ -14,22 +14,39 @@
     private var count = 0
 
     /// Writes `builder`'s lists to a new unlinked file at `path`, and reads its first record back.
-    public init(writing builder: inout PostingsBuilder, path: String) throws {
-        file = try SpillFile(path: path, cutShort: "a spilled segment of the word index is cut short")
+    public convenience init(writing builder: inout PostingsBuilder, path: String) throws {
+        let file = try SpillFile(path: path, cutShort: "a spilled segment of the word index is cut short")
         try builder.forEachList { isStart, name, values in
-            try file.append(byte: isStart ? 1 : 0)
-            try file.append(varInt: UInt64(name.count))
-            try file.append(UnsafeRawBufferPointer(name))
-            try file.append(varInt: UInt64(values.count))
-            var previous: UInt64 = 0
-            for (index, value) in values.enumerated() {
-                let row = value >> Posting.fieldBits
-                try file.append(varInt: index == 0 ? value : (row - previous) << Posting.fieldBits | value & 7)
-                previous = row
+            try Self.appendRecord(to: file, isStart: isStart, name: name, count: values.count) { emit in
+                for value in values { try emit(value) }
             }
         }
+        try self.init(written: file)
+    }
+
+    /// The segment of the records written to `file` (``appendRecord(to:isStart:name:count:postings:)``), in the order of a segment's.
+    init(written file: SpillFile) throws {
+        self.file = file
         try file.finishWriting()
         try readHeader()
+    }
+
+    /// Writes a record: the list `name`, a term's or a start's, of `count` packed postings (row
+    /// order) handed to `emit` by `postings`.
+    static func appendRecord(to file: SpillFile, isStart: Bool, name: some Collection<UInt8>, count: Int,
+                             postings: (_ emit: (UInt64) throws -> Void) throws -> Void) throws {
+        try file.append(byte: isStart ? 1 : 0)
+        try file.append(varInt: UInt64(name.count))
+        try file.append(Array(name))
+        try file.append(varInt: UInt64(count))
+        var previous: UInt64 = 0
+        var first = true
+        try postings { value in
+            let row = value >> Posting.fieldBits
+            try file.append(varInt: first ? value : (row - previous) << Posting.fieldBits | value & 7)
+            previous = row
+            first = false
+        }
     }
 
     private func readHeader() throws {
@@ -77,7 +94,14 @@
     /// current record's name; the records of one list are read together, a posting at a time, the
     /// smallest row first, so that memory holds no list whole (a start of one letter may hold
     /// every product).
-    public static func merge(_ segments: [PostingSegment], into writer: inout PostingBlocks.Writer) throws -> TermList {
+    ///
+    /// With `longStartsPath`, the segments hold no starts of ``TermList/longStartLength``
+    /// characters, and the lists of those of many terms are made from their terms' as these are
+    /// written (``LongStartLists``, spilling to files named from it past `longStartsBudget` postings).
+    public static func merge(_ given: [PostingSegment], into writer: inout PostingBlocks.Writer, longStartsPath: String? = nil,
+                             longStartsBudget: Int = longStartsBudget) throws -> TermList {
+        var segments = given
+        var longStarts = longStartsPath.map { LongStartLists(path: $0, budget: longStartsBudget) }
         var lists = TermList.Builder()
         var termCount = 0
         var heap = SegmentHeap(segments.indices.filter { segments[$0].key != nil }, segments: segments)
@@ -85,6 +109,15 @@
         var heads: [(value: UInt64, segment: Int)] = []
         while let top = heap.top {
             let key = segments[top].key!
+            if key.isStart, var made = longStarts {
+                // The terms are written: the long starts' lists join the segments' starts.
+                longStarts = nil
+                if let segment = try made.segment() {
+                    segments.append(segment)
+                    heap = SegmentHeap(segments.indices.filter { segments[$0].key != nil }, segments: segments)
+                    continue
+                }
+            }
             group.removeAll(keepingCapacity: true)
             while let index = heap.top, let current = segments[index].key, current.isStart == key.isStart, current.name == key.name {
                 group.append(heap.pop())
@@ -96,7 +129,8 @@
             }
             // Each segment's postings in row order; their products are others', so rows never repeat.
             try key.name.withUnsafeBufferPointer { name in
-                try lists.add(name: name, to: &writer) { emit in
+                let gathers = try !key.isStart && longStarts?.begin(term: name) == true
+                try lists.add(name: name, isStart: key.isStart, to: &writer) { emit in
                     // A segment's postings of one title class follow each other, so the smallest
                     // head runs on until it passes the next smallest: a look at every head per run.
                     while !heads.isEmpty {
@@ -108,6 +142,7 @@
                         var value = heads[smallest].value
                         while true {
                             try emit(value)
+                            if gathers { try longStarts!.add(value) }
                             guard let next = try segment.nextPosting() else {
                                 heads.swapAt(smallest, heads.count - 1)
                                 heads.removeLast()
@@ -130,6 +165,9 @@
         }
         return lists.termList(termCount: termCount)
     }
+
+    /// Postings of a long start held in memory before they are spilled (``LongStartLists``): 4 MiB.
+    public static let longStartsBudget = 1 << 19
 
     /// Segments by their current record's key, the smallest on top.
     private struct SegmentHeap {

@@ -1,6 +1,8 @@
 /// Builds a word index's lists in memory from products' words: each product's title, brand and
 /// type folded into terms, each term and each start of one to three characters of one given the
-/// product's posting, then every list sorted and written in the term list's order.
+/// product's posting (and of four, `withLongStarts`), then every list sorted and written in the
+/// term list's order (which keeps the starts of four characters of many terms alone,
+/// ``TermList/Builder``).
 ///
 /// Terms are interned (``TermTable``) and postings appended as (list, row and fields) pairs in two
 /// flat arrays, so a word costs a hash and a compare, not an allocation. ``write(to:)`` sorts them by
@@ -9,7 +11,7 @@
 @_spi(WordIndex) public struct PostingsBuilder {
     private var terms = TermTable()
     private var starts = TermTable()
-    /// For each term, the numbers of its starts (up to three; -1 past its length).
+    /// For each term, the numbers of its starts (up to ``TermList/longStartLength``; -1 past its length).
     private var termStarts: [Int32] = []
     /// Postings of terms and of starts: the list's number, and the row and fields packed (`row << 3 | fields`).
     private var termLists: [Int32] = []
@@ -27,9 +29,14 @@
     private var bounds: [Int] = []
     private var next: [Int] = []
     private let tokenizer: WordTokenizer
+    /// The starts each term is given a posting of: up to ``TermList/longStartLength`` characters
+    /// `withLongStarts`, else up to ``TermList/maxPrefixLength`` (an import's segments, whose merge
+    /// makes the long starts' lists from their terms', ``LongStartLists``).
+    private let startLength: Int
 
-    public init() throws {
+    public init(withLongStarts: Bool = true) throws {
         tokenizer = try WordTokenizer(connection: Connection(path: ":memory:"))
+        startLength = withLongStarts ? TermList.longStartLength : TermList.maxPrefixLength
     }
 
     /// Forgets every product added, keeping the memory for the next ones.
@@ -92,8 +99,8 @@
         for (number, bits) in productTerms {
             termLists.append(number)
             termValues.append(UInt64(row) << Posting.fieldBits | UInt64(bits))
-            for offset in 0..<TermList.maxPrefixLength {
-                let start = termStarts[Int(number) * TermList.maxPrefixLength + offset]
+            for offset in 0..<TermList.longStartLength {
+                let start = termStarts[Int(number) * TermList.longStartLength + offset]
                 guard start >= 0 else { break }
                 if let seen = productStarts.firstIndex(where: { $0.number == start }) {
                     productStarts[seen].fields |= bits
@@ -112,13 +119,13 @@
     private mutating func internStarts(of term: UnsafeRawBufferPointer) {
         var end = 0
         var found = 0
-        while end < term.count, found < TermList.maxPrefixLength {
+        while end < term.count, found < startLength {
             end += 1
             while end < term.count, term[end] & 0xC0 == 0x80 { end += 1 }
             termStarts.append(Int32(starts.intern(UnsafeRawBufferPointer(rebasing: term[0..<end])).number))
             found += 1
         }
-        for _ in found..<TermList.maxPrefixLength { termStarts.append(-1) }
+        for _ in found..<TermList.longStartLength { termStarts.append(-1) }
     }
 
     /// Calls `body` with every list, terms then starts (`isStart`), each in byte order of its
@@ -152,8 +159,8 @@
     /// Writes every list (see ``forEachList(_:)``) into `writer`; returns the term list that finds them.
     public mutating func write(to writer: inout PostingBlocks.Writer) throws -> TermList {
         var lists = TermList.Builder()
-        try forEachList { _, name, values in
-            try lists.add(name: name, values: values, to: &writer)
+        try forEachList { isStart, name, values in
+            try lists.add(name: name, isStart: isStart, values: values, to: &writer)
         }
         return lists.termList(termCount: terms.count)
     }

@@ -2,7 +2,8 @@
 /// in memory: what a search looks a query's words up in, and what the typo dictionary walks.
 ///
 /// Lists are numbered in this order: every term (a folded word), byte by byte; then every start
-/// of one to ``maxPrefixLength`` characters that some term has, byte by byte. Each has the number
+/// of one to ``maxPrefixLength`` characters that some term has, and every start of
+/// ``longStartLength`` characters that more than ``manyTerms`` terms have, byte by byte. Each has the number
 /// of products holding it and where its postings start: a block, and the offset of its first run
 /// there. Stored as one stream of entries, cut into blocks (`word_list_terms`, one row a block):
 ///
@@ -14,6 +15,12 @@
 @_spi(WordIndex) public final class TermList: @unchecked Sendable {
     /// The longest starts of terms that have lists of their own, in characters.
     public static let maxPrefixLength = 3
+    /// The length of the longer starts that have lists of their own where more than ``manyTerms``
+    /// terms start so: then such a start, typed alone (`schw`, `niep`: hundreds to thousands of
+    /// terms in a real language), is one list to read, not a list a term.
+    public static let longStartLength = 4
+    /// Terms a start stands for before it counts as a start of many.
+    public static let manyTerms = 64
 
     public static let table = "word_list_terms"
     public static let createStatement = "CREATE TABLE IF NOT EXISTS \(table) (block INTEGER PRIMARY KEY, data BLOB NOT NULL)"
@@ -86,7 +93,8 @@
         return index
     }
 
-    /// The list of the start of terms `start` (one to ``maxPrefixLength`` characters); nil when no term starts so.
+    /// The list of the start of terms `start` (one to ``maxPrefixLength`` characters, or
+    /// ``longStartLength`` of many terms); nil when it has none.
     public func list(ofStart start: some Collection<UInt8>) -> Int? {
         let index = firstIndex(notBefore: start, in: termCount..<count)
         guard index < count, withName(index, { $0.elementsEqual(start) }) else { return nil }
@@ -128,18 +136,29 @@
         return low
     }
 
-    /// The starts of one to ``maxPrefixLength`` characters of `term`, as bytes.
-    public static func starts(of term: some Collection<UInt8>) -> [ArraySlice<UInt8>] {
+    /// The starts of one to `length` characters of `term`, as bytes.
+    public static func starts(of term: some Collection<UInt8>, upTo length: Int = maxPrefixLength) -> [ArraySlice<UInt8>] {
         let bytes = Array(term)
         var starts: [ArraySlice<UInt8>] = []
         var end = 0
-        while end < bytes.count, starts.count < maxPrefixLength {
+        while end < bytes.count, starts.count < length {
             end += 1
             // A UTF-8 character goes on while its bytes are continuation bytes.
             while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
             starts.append(bytes[0..<end])
         }
         return starts
+    }
+
+    /// The length in bytes of the first ``longStartLength`` characters of `name`; nil when it is shorter.
+    static func longStart(of name: UnsafeBufferPointer<UInt8>) -> Int? {
+        var end = 0
+        for _ in 0..<longStartLength {
+            guard end < name.count else { return nil }
+            end += 1
+            while end < name.count, name[end] & 0xC0 == 0x80 { end += 1 }
+        }
+        return end
     }
 
     /// Collects a term list as its lists are written, in list order.
@@ -149,20 +168,35 @@
         private var products: [Int32] = []
         private var firstBlocks: [Int32] = []
         private var offsets: [UInt16] = []
+        /// The long starts of more than ``TermList/manyTerms`` terms, known once the terms are added
+        /// (they come first, in byte order): the long start being counted, and its terms so far.
+        private var manyTermStarts = Set<[UInt8]>()
+        private var longStart: [UInt8] = []
+        private var longStartTerms = 0
 
         public init() {}
 
-        /// Writes the list named `name` with the packed postings `values` (row order) as the next list.
-        public mutating func add(name: UnsafeBufferPointer<UInt8>, values: some Collection<UInt64>, to writer: inout PostingBlocks.Writer) throws {
-            try add(name: name, to: &writer) { emit in
+        /// Writes the list named `name` (a term, or a start after every term) with the packed
+        /// postings `values` (row order) as the next list.
+        public mutating func add(name: UnsafeBufferPointer<UInt8>, isStart: Bool, values: some Collection<UInt64>, to writer: inout PostingBlocks.Writer) throws {
+            try add(name: name, isStart: isStart, to: &writer) { emit in
                 for value in values { try emit(value) }
             }
         }
 
-        /// Writes the list named `name` as the next list, its packed postings (row order) handed
-        /// to `emit` one by one by `postings`, so that no list need be held whole.
-        public mutating func add(name: UnsafeBufferPointer<UInt8>, to writer: inout PostingBlocks.Writer,
+        /// Writes the list named `name` (a term, or a start after every term) as the next list,
+        /// its packed postings (row order) handed to `emit` one by one by `postings`, so that no
+        /// list need be held whole. A start of ``TermList/longStartLength`` characters that no more
+        /// than ``TermList/manyTerms`` terms have is left out: its postings are read and dropped.
+        public mutating func add(name: UnsafeBufferPointer<UInt8>, isStart: Bool, to writer: inout PostingBlocks.Writer,
                                  postings: (_ emit: (UInt64) throws -> Void) throws -> Void) throws {
+            let long = TermList.longStart(of: name)
+            if isStart {
+                countLongStart(nil)
+                if long == name.count, !manyTermStarts.contains(Array(name)) { return try postings { _ in } }
+            } else if let long {
+                countLongStart(name[0..<long])
+            }
             let list = products.count
             var count = 0
             try withoutActuallyEscaping({ (value: UInt64) throws in
@@ -177,6 +211,17 @@
             bytes.append(contentsOf: name)
             nameOffsets.append(Int32(bytes.count))
             products.append(Int32(clamping: count))
+        }
+
+        /// Counts a term under its long start `start` (nil once the terms end).
+        private mutating func countLongStart(_ start: Slice<UnsafeBufferPointer<UInt8>>?) {
+            if let start, start.elementsEqual(longStart) {
+                longStartTerms += 1
+                return
+            }
+            if longStartTerms > TermList.manyTerms { manyTermStarts.insert(longStart) }
+            longStart = start.map(Array.init) ?? []
+            longStartTerms = start == nil ? 0 : 1
         }
 
         /// The list of the names written, of which the first `termCount` are terms.

@@ -36,7 +36,7 @@ struct WordListsWriter {
                 _ = try insertPlace.step()
             }
         }
-        builder = try PostingsBuilder()
+        builder = try PostingsBuilder(withLongStarts: false)
         sorts = sorting ? try SortListsWriter(connection: connection, capacity: capacity, spillPath: spillPath, budget: budget / 2) : nil
     }
 
@@ -59,10 +59,10 @@ struct WordListsWriter {
         if builder.postings > 0 || segments.isEmpty {
             segments.append(try PostingSegment(writing: &builder, path: spillPath + ".segment\(segments.count)"))
         }
-        builder = try PostingsBuilder()
+        builder = try PostingsBuilder(withLongStarts: false)
         let appender = try SQLitePostingStore.Appender(connection: connection)
         var writer = PostingBlocks.Writer(capacity: capacity) { try appender.append($0, $1, $2) }
-        let terms = try PostingSegment.merge(segments, into: &writer)
+        let terms = try PostingSegment.merge(segments, into: &writer, longStartsPath: spillPath)
         try writer.finish()
         segments = []
         try terms.write(to: connection, blockCapacity: capacity)

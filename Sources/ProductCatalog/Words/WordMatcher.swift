@@ -5,7 +5,7 @@
 ///
 /// The one place this is said: highlights (``WordPlan/highlights(of:tokenizer:)``), the check of
 /// a sorted walk's products (``WordMatchCheck``), a family's other variants (``FamilyJudge``) and
-/// the rows of a word read from its first three characters' list (``WordRun``) all ask it.
+/// the rows of a word read from a shorter start's list (``WordRun``) all ask it.
 struct WordMatcher {
     private let words: [[UInt8]]
     /// The near words with their typos: each word's whole ones, and the last word's starts.

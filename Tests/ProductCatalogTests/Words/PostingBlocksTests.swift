@@ -155,13 +155,16 @@ import Testing
 @Suite struct PostingsBuilderTests {
     @Test func everyListIsTheNaiveIndexs() throws {
         var random = SeededRandomGenerator(seed: 46)
-        let words = ["Linen", "linen", "Lin", "shirt", "Shirts", "Café", "cafe", "ÉCRU", "Navy", "na", "blue", "x", "Ærø", "日本", "t-shirt"]
+        // Starts of four characters of many terms (`schw`, and `écru` folded) have lists of their own, of few (`blau`) not.
+        let words = ["Linen", "linen", "Lin", "shirt", "Shirts", "Café", "cafe", "ÉCRU", "Navy", "na", "blue", "x", "Ærø", "日本", "t-shirt", "schw"]
+            + PostingSegmentTests.manyTerms(of: "schw", TermList.manyTerms + 1) + PostingSegmentTests.manyTerms(of: "Écru", TermList.manyTerms + 5)
+            + PostingSegmentTests.manyTerms(of: "blau", TermList.manyTerms - 1)
         let folder = try WordFolder()
         var builder = try PostingsBuilder()
         var model: [String: [Int64: UInt8]] = [:]
         var startModel: [String: [Int64: UInt8]] = [:]
         var row: Int64 = 0
-        for _ in 0..<400 {
+        for _ in 0..<1_200 {
             // Rows in place order within a class; classes interleave, as an import's do.
             row += Int64.random(in: 1...3, using: &random)
             let wordRow = Int64.random(in: 1...4, using: &random) << 40 | row
@@ -171,7 +174,7 @@ import Testing
             for (index, field) in fields.enumerated() {
                 for term in try field.map(folder.words) ?? [] {
                     model[term, default: [:]][wordRow, default: 0] |= Posting.field(index)
-                    for start in TermList.starts(of: Array(term.utf8)) {
+                    for start in TermList.starts(of: Array(term.utf8), upTo: TermList.longStartLength) {
                         startModel[String(decoding: start, as: UTF8.self), default: [:]][wordRow, default: 0] |= Posting.field(index)
                     }
                 }
@@ -179,6 +182,11 @@ import Testing
             var utf8 = fields.map { $0.map { Array($0.utf8) } }
             try Self.withViews(&utf8) { try builder.add(row: wordRow, fields: $0) }
         }
+        // A start of four characters is listed when more than `manyTerms` terms have it.
+        for start in startModel.keys where start.count == TermList.longStartLength {
+            if model.keys.filter({ $0.hasPrefix(start) }).count <= TermList.manyTerms { startModel[start] = nil }
+        }
+        #expect(startModel["schw"] != nil && startModel["ecru"] != nil && startModel["blau"] == nil && model.keys.contains("blau1"))
         var store = MemoryPostingStore()
         var writer = PostingBlocks.Writer(capacity: 120) { store.keep($0, $1, $2) }
         let terms = try builder.write(to: &writer)
@@ -229,10 +237,20 @@ import Testing
         return lists
     }
 
-    @Test(arguments: [1, 2, 5, 13]) func segmentsMergeIntoWhatOneBuildMakes(segmentCount: Int) throws {
+    /// `count` terms that start with `start`.
+    static func manyTerms(of start: String, _ count: Int) -> [String] {
+        (0..<count).map { "\(start)\($0)" }
+    }
+
+    /// Segments with their starts of four characters, or (`derivingLongStarts`) without them, the
+    /// lists of those of many terms then made by the merge from the terms' (``LongStartLists``,
+    /// spilling past 7 postings), merge into what one build with every start makes.
+    @Test(arguments: [(1, false), (2, false), (5, false), (13, false), (1, true), (3, true), (13, true)])
+    func segmentsMergeIntoWhatOneBuildMakes(segmentCount: Int, derivingLongStarts: Bool) throws {
         var random = SeededRandomGenerator(seed: UInt64(segmentCount))
-        let words = ["linen", "lint", "li", "shirt", "shoe", "sh", "café", "ß", "日本", "z", "zebra", "zed"]
-        let products: [(row: Int64, fields: [String?])] = (1...300).map { place in
+        let words = ["linen", "lint", "li", "shirt", "shoe", "sh", "café", "ß", "日本", "z", "zebra", "zed", "schw", "schwa"]
+            + Self.manyTerms(of: "schw", TermList.manyTerms) + Self.manyTerms(of: "zebr", TermList.manyTerms + 3) + Self.manyTerms(of: "lin", 40)
+        let products: [(row: Int64, fields: [String?])] = (1...1_000).map { place in
             (Int64.random(in: 1...5, using: &random) << 40 | Int64(place), (0..<3).map { _ in
                 Bool.random(using: &random) ? nil : (0..<Int.random(in: 1...3, using: &random)).map { _ in words.randomElement(using: &random)! }.joined(separator: " ")
             })
@@ -252,7 +270,7 @@ import Testing
         var segments: [PostingSegment] = []
         let size = (products.count + segmentCount - 1) / segmentCount
         // One builder for every segment, emptied after each, as an import's is.
-        var builder = try PostingsBuilder()
+        var builder = try PostingsBuilder(withLongStarts: !derivingLongStarts)
         for (number, start) in stride(from: 0, to: products.count, by: size).enumerated() {
             for product in products[start..<min(start + size, products.count)] { try add(product, to: &builder) }
             segments.append(try PostingSegment(writing: &builder, path: directory.file("segment\(number)")))
@@ -260,8 +278,11 @@ import Testing
         }
         var store = MemoryPostingStore()
         var writer = PostingBlocks.Writer(capacity: 200) { store.keep($0, $1, $2) }
-        let terms = try PostingSegment.merge(segments, into: &writer)
+        let terms = try PostingSegment.merge(segments, into: &writer, longStartsPath: derivingLongStarts ? directory.file("long") : nil,
+                                             longStartsBudget: 7)
         try writer.finish()
+        #expect(terms.list(ofStart: Array("schw".utf8)) != nil && terms.list(ofStart: Array("zebr".utf8)) != nil)
+        #expect(terms.list(ofStart: Array("lint".utf8)) == nil && terms.list(ofStart: Array("lin".utf8)) != nil)
         #expect(terms.termCount == wholeTerms.termCount && terms.count == wholeTerms.count)
         #expect(try Self.lists(terms, store) == Self.lists(wholeTerms, wholeStore))
         for list in 0..<terms.count { #expect(terms.products(list) == wholeTerms.products(list)) }

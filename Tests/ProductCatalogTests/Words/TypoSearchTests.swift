@@ -2,7 +2,7 @@ import FeedGenerator
 import Foundation
 import Synchronization
 import Testing
-@testable import ProductCatalog
+@testable @_spi(WordIndex) import ProductCatalog
 
 /// Typo tolerance: matches one or two edits away, after every tier without typos, fewest first.
 @Suite struct TypoSearchTests {
@@ -143,16 +143,16 @@ import Testing
         }
     }
 
-    /// A start of many terms (`schw`, 150 of them) after a rare word is read from its first three
-    /// characters' list and checked by the products' words (``WordRun/checksWord(_:plan:terms:)``):
-    /// the same pages and counts as the model, with and without typos (in the rare word), the start
-    /// last or not.
-    @Test func aStartOfManyTermsCheckedByTheProductsWordsAgreesWithTheModel() throws {
+    /// A start of many terms (150 of them) after a rare word: `schw`, four characters, read from
+    /// its own list; `schwe`, five, read from the list of `schw` and checked by the products'
+    /// words (``WordRun/checksWord(_:plan:terms:)``). The same pages and counts as the model, with
+    /// and without typos (in the rare word), the start last or not.
+    @Test(arguments: ["schw", "schwe"]) func aStartOfManyTermsAgreesWithTheModel(start: String) throws {
         var random = SeededRandomGenerator(seed: 48)
         let letters = Array("aeioulnrstkmpb")
         func word(_ length: Int) -> String { String((0..<length).map { _ in letters.randomElement(using: &random)! }) }
         let rare = (0..<40).map { _ in word(7) }
-        let starts = (0..<150).map { _ in "schw" + word(Int.random(in: 1...5, using: &random)) } + ["schw"]
+        let starts = (0..<150).map { _ in start + word(Int.random(in: 1...5, using: &random)) } + [start]
         // Words that share `sch` but do not start with `schw`, or are a typo from it.
         let near = ["schv" + word(3), "scw" + word(3), "sxhw" + word(2)] + (0..<20).map { _ in "sch" + word(4) }
         var csv = "productId,title,brand\n"
@@ -166,28 +166,55 @@ import Testing
         let fixture = try CatalogFixture()
         try fixture.importCSV(csv)
         let search = try ProductSearch(databasePath: fixture.databasePath)
+        let index = try #require(try search.catalogWords())
+        #expect(index.terms.list(ofStart: Array("schw".utf8)) != nil, "a start of four characters of many terms has a list")
         let all = try search.allPages(prefix: "", pageSize: 1_000)
         let products = try all.map { try #require(try search.product(id: $0)) }
-        var queries: [String] = []
+        // With typos, and without typos only.
+        var queries: [(String, typos: Bool)] = []
         for word in rare.prefix(12) {
             let misspelt = String(word.prefix(2)) + String(word.dropFirst(3))
-            // Not a longer start of `schw`: the near starts of a last word of five letters are
-            // capped (``WordPlan/Limits``), which this model does not know.
-            queries += [word + " schw", misspelt + " schw", "schw " + word, "schw " + misspelt, word + " schv", "schw " + word + " schw"]
+            queries += [(start + " " + word, true), (start + " " + misspelt, true), (word + " schv", true)]
+            // A last word of five letters has near starts, capped (``WordPlan/Limits``), which this model does not know.
+            queries += [(word + " " + start, start.count == 4), (misspelt + " " + start, start.count == 4), (start + " " + word + " " + start, start.count == 4)]
         }
         var checked = 0
-        for query in queries {
+        for (query, typos) in queries {
             let plan = try #require(try search.indexPlan(query, typos: true))
-            if let index = try search.catalogWords(), plan.words.indices.contains(where: { WordRun.checksWord($0, plan: plan, terms: index.terms) }) {
-                checked += 1
-            }
+            if plan.words.indices.contains(where: { WordRun.checksWord($0, plan: plan, terms: index.terms) }) { checked += 1 }
             let expected = Self.modelResult(products, query)
-            #expect(try search.allPages(query: query, pageSize: 7) == expected, "query \(query)")
-            #expect(try search.count(query: query, listing: .variants) == expected.count, "query \(query)")
+            if typos {
+                #expect(try search.allPages(query: query, pageSize: 7) == expected, "query \(query)")
+                #expect(try search.count(query: query, listing: .variants) == expected.count, "query \(query)")
+            }
             let exact = try search.allPages(query: query, typos: false, pageSize: 7)
             #expect(exact == expected.filter { id in Self.modelTier(products.first { $0.productId == id }!, WordSearchTests.words(query)).map { $0 < 4 } ?? true }, "query \(query), no typos")
         }
-        #expect(checked >= queries.count / 2, "the start is checked in most queries")
+        if start.count == 4 {
+            #expect(checked == 0, "a start with a list of its own is read from it")
+        } else {
+            #expect(checked >= queries.count / 2, "the start is checked in most queries")
+        }
+
+        // Products changed in place since the index was built: their postings in the start's list
+        // are stale, and the changes' lists hold them as they are now.
+        var upsert = fixture.options
+        upsert.mode = .upsert
+        let changes = products.prefix(12).enumerated().map { offset, product in
+            "\(product.productId),\(rare[offset % 3]) \(offset.isMultiple(of: 2) ? start + "zz" : "plain"),"
+        }
+        let summary = try CatalogImporter(options: upsert).run(source: MemoryByteSource("productId,title,brand\n" + changes.joined(separator: "\n") + "\n"))
+        #expect(summary.rowsUpdated == 12 && !summary.listsRebuilt)
+        let changed = try ProductSearch(databasePath: fixture.databasePath)
+        #expect(try changed.catalogWords()?.terms.list(ofStart: Array("schw".utf8)) != nil)
+        let now = try all.map { try #require(try changed.product(id: $0)) }
+        for word in rare.prefix(3) {
+            for query in [word + " " + start, start + " " + word] {
+                let expected = Self.modelResult(now, query)
+                #expect(try changed.allPages(query: query, pageSize: 7) == expected, "query \(query), after the upsert")
+                #expect(try changed.count(query: query, listing: .variants) == expected.count, "query \(query), after the upsert")
+            }
+        }
     }
 
     @Test func aMisspeltTitleFindsItsProductAndTyposCanBeTurnedOff() throws {
