@@ -215,7 +215,7 @@ struct WordRun {
     /// row the other words agree on then checked by its product's words (``WordMatcher``), rather
     /// than as the union of the lists of every term it starts.
     ///
-    /// So when it starts more than ``TermList/manyTerms`` terms, has no list of its own, and another word is held by fewer than
+    /// So when it starts more than ``checkedTerms`` terms, has no list of its own, and another word is held by fewer than
     /// half as many products as it has lists: the union costs a cursor a list in every pass (a
     /// start such as `schw`, hundreds of terms, took 50 to 85 ms a keystroke after selective
     /// words), a check about what two lists' cursors cost, for at most the rarer word's products.
@@ -225,10 +225,13 @@ struct WordRun {
         guard word.starts != .nothing, !hasList(folded, terms: terms) else { return false }
         if case .terms = word.starts { return false }
         let lists = terms.terms(startingWith: folded).count
-        guard lists > TermList.manyTerms else { return false }
+        guard lists > checkedTerms else { return false }
         let rarest = plan.words.indices.filter { $0 != index }.map { plan.words[$0].products }.min() ?? .max
         return rarest < lists / 2
     }
+
+    /// Terms a word's start stands for before it may be checked rather than read as their union.
+    static let checkedTerms = 64
 
     /// Whether the start `start` has a list of its own in `terms`: up to
     /// ``TermList/maxPrefixLength`` characters always, ``TermList/longStartLength`` when many

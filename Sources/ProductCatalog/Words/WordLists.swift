@@ -17,7 +17,7 @@
 /// **Terms.** Words are folded by the index's tokenizer (FTS5's `unicode61 remove_diacritics 2`,
 /// called directly: `Café` is `cafe`). Each term has a list, and so does each start of one to
 /// three characters of a term, whose list is the union of its terms': a keystroke's short last
-/// word reads one list. So does a start of four characters that more than 64 terms have (a
+/// word reads one list. So does a start of four characters that more than 256 terms have (a
 /// real language's `schw`, `niep`: hundreds to thousands of terms, each a list to merge). Each posting says which of the title, brand and type hold the term.
 ///
 /// **Built** by a replacing import on its second core (``WordIndexBuild``) and copied into the

@@ -143,20 +143,21 @@ import Testing
         }
     }
 
-    /// A start of many terms (150 of them) after a rare word: `schw`, four characters, read from
-    /// its own list; `schwe`, five, read from the list of `schw` and checked by the products'
-    /// words (``WordRun/checksWord(_:plan:terms:)``). The same pages and counts as the model, with
-    /// and without typos (in the rare word), the start last or not.
-    @Test(arguments: ["schw", "schwe"]) func aStartOfManyTermsAgreesWithTheModel(start: String) throws {
+    /// A start of many terms after a rare word: `schw`, four characters of 400 terms, read from its
+    /// own list; `schwe`, five characters of 150, read from the list of `sch` and checked by the
+    /// products' words (``WordRun/checksWord(_:plan:terms:)``). The same pages and counts as the
+    /// model, with and without typos (in the rare word), the start last or not.
+    @Test(arguments: [("schw", 400, 1_500), ("schwe", 150, 500)])
+    func aStartOfManyTermsAgreesWithTheModel(start: String, terms: Int, rows: Int) throws {
         var random = SeededRandomGenerator(seed: 48)
         let letters = Array("aeioulnrstkmpb")
         func word(_ length: Int) -> String { String((0..<length).map { _ in letters.randomElement(using: &random)! }) }
         let rare = (0..<40).map { _ in word(7) }
-        let starts = (0..<150).map { _ in start + word(Int.random(in: 1...5, using: &random)) } + [start]
+        let starts = (0..<terms).map { _ in start + word(Int.random(in: 1...5, using: &random)) } + [start]
         // Words that share `sch` but do not start with `schw`, or are a typo from it.
         let near = ["schv" + word(3), "scw" + word(3), "sxhw" + word(2)] + (0..<20).map { _ in "sch" + word(4) }
         var csv = "productId,title,brand\n"
-        for row in 0..<500 {
+        for row in 0..<rows {
             var title = [rare.randomElement(using: &random)!]
             for _ in 0..<Int.random(in: 0...2, using: &random) { title.append([starts, near, rare].randomElement(using: &random)!.randomElement(using: &random)!) }
             title.shuffle(using: &random)
@@ -167,7 +168,7 @@ import Testing
         try fixture.importCSV(csv)
         let search = try ProductSearch(databasePath: fixture.databasePath)
         let index = try #require(try search.catalogWords())
-        #expect(index.terms.list(ofStart: Array("schw".utf8)) != nil, "a start of four characters of many terms has a list")
+        #expect((index.terms.list(ofStart: Array("schw".utf8)) != nil) == (start.count == 4), "a start of four characters of many terms has a list")
         let all = try search.allPages(prefix: "", pageSize: 1_000)
         let products = try all.map { try #require(try search.product(id: $0)) }
         // With typos, and without typos only.
@@ -206,7 +207,7 @@ import Testing
         let summary = try CatalogImporter(options: upsert).run(source: MemoryByteSource("productId,title,brand\n" + changes.joined(separator: "\n") + "\n"))
         #expect(summary.rowsUpdated == 12 && !summary.listsRebuilt)
         let changed = try ProductSearch(databasePath: fixture.databasePath)
-        #expect(try changed.catalogWords()?.terms.list(ofStart: Array("schw".utf8)) != nil)
+        #expect((try changed.catalogWords()?.terms.list(ofStart: Array("schw".utf8)) != nil) == (start.count == 4))
         let now = try all.map { try #require(try changed.product(id: $0)) }
         for word in rare.prefix(3) {
             for query in [word + " " + start, start + " " + word] {
