@@ -62,6 +62,15 @@ import Testing
                     target = next.row
                 }
             }
+            // Then on to the end: the rest of a block a skip read in part, and the blocks after.
+            if let landed = skipping.current {
+                var rest: [Posting] = []
+                while let posting = skipping.current {
+                    rest.append(posting)
+                    try skipping.next()
+                }
+                #expect(rest == Array(postings.drop { $0.row < landed.row }), "list \(list) read on from \(landed.row)")
+            }
         }
     }
 
