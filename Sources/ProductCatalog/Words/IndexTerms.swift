@@ -47,7 +47,7 @@ struct IndexTerms: WordTerms {
 
     func near(_ word: String, within allowance: Int, asPrefix: Bool) throws -> [NearTerm] {
         let found = dictionary.nearKept(word, within: allowance, asPrefix: asPrefix)
-        guard let delta, !delta.terms.isEmpty else { return found }
+        guard let delta, delta.dictionary.count > 0 else { return found }
         var nearest: [String: Int] = [:]
         for near in found + delta.dictionary.nearKept(word, within: allowance, asPrefix: asPrefix) {
             nearest[near.text] = min(nearest[near.text] ?? Int.max, near.distance)

@@ -71,7 +71,7 @@
 /// products as they are now, in lists of its own.
 final class WordDelta {
     /// Places of the index's products that changed.
-    let stale: Set<Int64>
+    let stale: PlaceSet
     /// The noted products that exist now: their productId by place.
     let productIds: [Int64: String]
     /// Their lists, by kind and name (`t:` a term, `s:` a start).
@@ -87,7 +87,7 @@ final class WordDelta {
     /// Reads the notes of the catalog on `connection`, whose index is `index`.
     init(connection: Connection, index: CatalogWords, dataVersion: Int64) throws {
         self.dataVersion = dataVersion
-        var stale = Set<Int64>()
+        var stale = PlaceSet()
         var productIds: [Int64: String] = [:]
         var builder = try PostingsBuilder()
         if try connection.hasTable(WordChanges.table) {
@@ -132,14 +132,17 @@ final class WordDelta {
         self.terms = terms
         var bytes: [UInt8] = []
         var starts: [Int32] = [0]
-        for term in terms {
+        for term in terms where index.terms.list(ofTerm: term) == nil {
             bytes += term
             starts.append(Int32(bytes.count))
         }
         dictionary = TermDictionary(bytes: bytes, starts: starts, version: dataVersion)
     }
 
-    /// The changed products' terms, for finding those near a misspelt word.
+    /// The changed products' terms that the index lacks, for finding those near a misspelt word
+    /// (the index's own dictionary finds the rest, and the starts of both). Walking all of them,
+    /// mostly the index's terms again, cost a keystroke about a quarter of the index's own walk:
+    /// on the realistic million with 1% of it changed, typing took 1.3 times as long at p99.
     let dictionary: TermDictionary
 
     /// The changed products' postings of the term `term`.

@@ -51,9 +51,9 @@ struct WordAlternative {
     let isWhole: Bool
     /// Places of products changed since the index was built, whose postings in its lists are
     /// stale and skipped (the changes' own lists hold them as they are now).
-    let stale: Set<Int64>?
+    let stale: PlaceSet?
 
-    init(_ input: Input, distance: UInt8, isWhole: Bool, stale: Set<Int64>?) throws {
+    init(_ input: Input, distance: UInt8, isWhole: Bool, stale: PlaceSet?) throws {
         switch input {
         case .blocks(let cursor):
             self.cursor = cursor
