@@ -215,10 +215,11 @@ struct WordRun {
     /// row the other words agree on then checked by its product's words (``WordMatcher``), rather
     /// than as the union of the lists of every term it starts.
     ///
-    /// So when it starts more than ``checkedTerms`` terms, has no list of its own, and another word is held by fewer than
-    /// half as many products as it has lists: the union costs a cursor a list in every pass (a
-    /// start such as `schw`, hundreds of terms, took 50 to 85 ms a keystroke after selective
-    /// words), a check about what two lists' cursors cost, for at most the rarer word's products.
+    /// So when it starts more than ``checkedTerms`` terms, has no list of its own, and another
+    /// word is held by fewer than half as many products as it has lists: the union costs a
+    /// cursor a list in every pass (`schw`, hundreds of terms, took 50 to 85 ms a keystroke after
+    /// selective words, before such starts had lists), a check about what two lists' cursors
+    /// cost, for at most the rarer word's products.
     static func checksWord(_ index: Int, plan: WordPlan, terms: TermList) -> Bool {
         let word = plan.words[index]
         let folded = Array(word.folded.utf8)

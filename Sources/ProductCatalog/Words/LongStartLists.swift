@@ -1,8 +1,9 @@
 /// The lists of the starts of ``TermList/longStartLength`` characters that more than
 /// ``TermList/manyTerms`` terms have, made while a merge writes the terms' lists
-/// (``PostingSegment/merge(_:into:spillPath:)``), so that an import's products give no posting to
-/// every start of four characters (a fifth more postings, a fifth more import time on the
-/// real-language million) for the few starts of many terms.
+/// (``PostingSegment/merge(_:into:longStartsPath:longStartsBudget:)``), so that an import's
+/// products give no posting to every start of four characters for the few starts of many terms
+/// (posting them all, then dropping those of few terms at the merge, took a fifth more import time
+/// on the five languages' million).
 ///
 /// The terms of one start come one after another in the merge, so their postings are gathered as
 /// they are written; when the next start begins, they are sorted into one list (a product holding
