@@ -234,6 +234,14 @@ struct WordRun {
     /// Terms a word's start stands for before it may be checked rather than read as their union.
     static let checkedTerms = 64
 
+    /// The words in the order the leapfrog moves their sources: by the products their terms hold,
+    /// fewest first. A last word of one letter after rarer words (`Żyprza Ple Muer Lör C`, one
+    /// match in ten million) was moved to every row any of the others proposed, decoding most of
+    /// the letter's list: 145 of the 160 slowest keystrokes on ten million were so.
+    private var leapfrogOrder: [Int] {
+        plan.words.indices.sorted { (plan.words[$0].products, $0) < (plan.words[$1].products, $1) }
+    }
+
     /// Whether the start `start` has a list of its own in `terms`: up to
     /// ``TermList/maxPrefixLength`` characters always, ``TermList/longStartLength`` when many
     /// terms start so.
@@ -276,17 +284,21 @@ struct WordRun {
         }
         let filter = try search.filterClause(filters)
         let checkedRequirements = checked.map { ($0, Self.requirement(pass, isLast: $0 == plan.words.count - 1)) }
+        let order = leapfrogOrder
         while true {
-            // Leapfrog: every source to the largest row any is on, until they agree.
+            // Leapfrog: every source to the largest row any is on, until they agree; from the
+            // rarest word again whenever one moves past the others, so that a common word's list
+            // is moved only to rows all the rarer ones hold.
             var agreed = false
             while !agreed {
                 agreed = true
-                for index in sources.indices {
+                for index in order {
                     try sources[index].advance(to: target)
                     guard let row = sources[index].row else { return }
                     if row > target {
                         target = row
                         agreed = false
+                        break
                     }
                 }
             }
