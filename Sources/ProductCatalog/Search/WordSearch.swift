@@ -245,14 +245,14 @@ struct WordRun {
     /// Whether the start `start` has a list of its own in `terms`: up to
     /// ``TermList/maxPrefixLength`` characters always, ``TermList/longStartLength`` when many
     /// terms start so.
-    static func hasList(_ start: [UInt8], terms: TermList) -> Bool {
-        let length = String(decoding: start, as: UTF8.self).unicodeScalars.count
+    static func hasList(_ start: some Collection<UInt8>, terms: TermList) -> Bool {
+        let length = TermList.characters(in: start)
         return length <= TermList.maxPrefixLength || length == TermList.longStartLength && terms.list(ofStart: start) != nil
     }
 
     /// The longest start of `word` that has a list of its own.
     static func listedStart(of word: [UInt8], terms: TermList) -> ArraySlice<UInt8>? {
-        TermList.starts(of: word, upTo: TermList.longStartLength).last { hasList(Array($0), terms: terms) }
+        TermList.starts(of: word, upTo: TermList.longStartLength).last { hasList($0, terms: terms) }
     }
 
     /// What a word's match must be for a row to be a candidate of `pass`.

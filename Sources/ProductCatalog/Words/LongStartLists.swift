@@ -77,8 +77,10 @@ struct LongStartLists {
                 }
             }
             postings.removeLast(postings.count - kept)
-            try PostingSegment.appendRecord(to: file, isStart: true, name: start, count: kept) { emit in
-                for value in postings { try emit(value) }
+            try start.withUnsafeBufferPointer { name in
+                try PostingSegment.appendRecord(to: file, isStart: true, name: name, count: kept) { emit in
+                    for value in postings { try emit(value) }
+                }
             }
             return
         }
@@ -90,8 +92,10 @@ struct LongStartLists {
             count += 1
         }
         try merged.finishWriting()
-        try PostingSegment.appendRecord(to: file, isStart: true, name: start, count: count) { emit in
-            for _ in 0..<count { try emit(try merged.readVarInt()) }
+        try start.withUnsafeBufferPointer { name in
+            try PostingSegment.appendRecord(to: file, isStart: true, name: name, count: count) { emit in
+                for _ in 0..<count { try emit(try merged.readVarInt()) }
+            }
         }
     }
 

@@ -32,12 +32,14 @@
     }
 
     /// Writes a record: the list `name`, a term's or a start's, of `count` packed postings (row
-    /// order) handed to `emit` by `postings`.
-    static func appendRecord(to file: SpillFile, isStart: Bool, name: some Collection<UInt8>, count: Int,
+    /// order) handed to `emit` by `postings`. Inlined: every posting a build spills goes through
+    /// `emit`, and the name is written from the caller's bytes, not copied into an array a list.
+    @inline(__always)
+    static func appendRecord(to file: SpillFile, isStart: Bool, name: UnsafeBufferPointer<UInt8>, count: Int,
                              postings: (_ emit: (UInt64) throws -> Void) throws -> Void) throws {
         try file.append(byte: isStart ? 1 : 0)
         try file.append(varInt: UInt64(name.count))
-        try file.append(Array(name))
+        try file.append(UnsafeRawBufferPointer(name))
         try file.append(varInt: UInt64(count))
         var previous: UInt64 = 0
         var first = true

@@ -153,6 +153,11 @@
         return starts
     }
 
+    /// How many characters the UTF-8 `bytes` hold: the bytes that do not continue a character.
+    static func characters(in bytes: some Collection<UInt8>) -> Int {
+        bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+    }
+
     /// The length in bytes of the first ``longStartLength`` characters of `name`; nil when it is shorter.
     static func longStart(of name: UnsafeBufferPointer<UInt8>) -> Int? {
         var end = 0
