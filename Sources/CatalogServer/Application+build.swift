@@ -73,6 +73,7 @@ public func buildRouter(
     router.addRoutes(CollectionsController(store: store, bodies: bodies, workDirectory: imports.workDirectory, stallTimeout: uploadStallTimeout).endpoints,
                      atPath: "/api/collections")
     router.addRoutes(CatalogController(store: store).endpoints, atPath: "/api/catalog")
+    router.addRoutes(SchemaController(store: store).endpoints, atPath: "/api/schema")
     router.addRoutes(
         ImportsController(imports: imports, maxUploadBytes: maxUploadBytes, uploadStallTimeout: uploadStallTimeout).endpoints,
         atPath: "/api/imports")

@@ -1,13 +1,10 @@
 import ProductCatalog
 
 /// What `GET /api/products` and `GET /api/facets` search for: `q` (words or the start of a
-/// productId) or `prefix` (the start of a productId only), and the filters `type`, `color`,
-/// `size`, `brand` (each repeatable: any of its values), `option` (`Name:Value`, repeatable: any
-/// value of one option, and every option named), `minPrice`, `maxPrice`, `priceBasis`
-/// (`effective`, the default, or `list`), `onSale` (`true`), `store` (repeatable: in stock at any
-/// of them), `inStock` (`true`: a total quantity above 0) and `collection` (a manual collection's
-/// name, which combines with the rest, or a smart one's, alone, which brings its own search);
-/// and `variants=all`, every variant rather than one result per product family.
+/// productId) or `prefix` (the start of a productId only), the filters of
+/// ``SearchSchema/filters`` by their names (`type`, `color`, `minPrice`, …; `GET /api/schema`
+/// lists them), `typos`, `sort` and `variants=all`, every variant rather than one result per
+/// product family.
 struct SearchParameters {
     /// The query or prefix, trimmed.
     var text: String
@@ -36,8 +33,7 @@ struct SearchParameters {
 
     /// The parameters of `query`; throws a 400 naming the parameter at fault.
     init(_ query: FormQuery) throws {
-        let names = ["q", "prefix", "type", "color", "size", "brand", "option", "minPrice", "maxPrice", "priceBasis", "onSale", "store", "inStock", "collection",
-                     "typos", "sort", "variants"]
+        let names = ["q", "prefix"] + SearchSchema.filters.map(\.name) + ["typos", "sort", "variants"]
         for name in names where query.undecodable.contains(name) {
             throw APIError(.badRequest, "\(name) is not valid percent-encoded UTF-8; encode it with encodeURIComponent.",
                            fields: [name: "Encode it as UTF-8 with encodeURIComponent."])
@@ -61,36 +57,10 @@ struct SearchParameters {
             }
         }
 
-        filters = SearchFilters()
-        filters.productTypes = query.all("type")
-        filters.colors = query.all("color")
-        filters.sizes = query.all("size")
-        filters.brands = query.all("brand")
-        filters.stores = query.all("store")
-        filters.options = query.all("option")
-        for (name, values) in [("type", filters.productTypes), ("color", filters.colors), ("size", filters.sizes), ("brand", filters.brands),
-                               ("option", filters.options), ("store", filters.stores)] {
-            guard values.count <= 100, values.allSatisfy({ $0.utf8.count <= Self.maxQueryBytes }) else {
-                throw APIError(.badRequest, "\(name) has more than 100 values or one longer than \(Self.maxQueryBytes) bytes.",
-                               fields: [name: "Give at most 100 values of at most \(Self.maxQueryBytes) bytes."])
-            }
-        }
-        for option in filters.options where SearchFilters.OptionChoice(option) == nil {
-            throw APIError(.badRequest, "option \(option.isEmpty ? "(empty)" : option) has no value; write it as Name:Value, such as Length:14 Inches.",
-                           fields: ["option": "Write it as Name:Value."])
-        }
-        filters.minPrice = try Self.price(query, "minPrice")
-        filters.maxPrice = try Self.price(query, "maxPrice")
-        if let min = filters.minPrice, let max = filters.maxPrice, min > max {
-            throw APIError(.badRequest, "minPrice \(min) is above maxPrice \(max); swap them.",
-                           fields: ["minPrice": "Use a price no higher than maxPrice."])
-        }
-        if let text = query["priceBasis"] {
-            guard let basis = SearchFilters.PriceBasis(rawValue: text) else {
-                throw APIError(.badRequest, "priceBasis must be effective (what the product sells for) or list (its list price).",
-                               fields: ["priceBasis": "Use effective or list."])
-            }
-            filters.priceBasis = basis
+        do {
+            filters = try SearchFilters(values: SearchSchema.filters.map { ($0.name, query.all($0.name)) })
+        } catch {
+            throw APIError(error)
         }
         switch query["typos"] {
         case nil, "", "1", "true": typos = true
@@ -111,25 +81,6 @@ struct SearchParameters {
             throw APIError(.badRequest, "variants must be all (every variant) or families (one result per product, the default).",
                            fields: ["variants": "Use all or families."])
         }
-        switch query["onSale"] {
-        case nil, "", "false", "0": filters.onSale = false
-        case "true", "1": filters.onSale = true
-        default:
-            throw APIError(.badRequest, "onSale must be true or false.", fields: ["onSale": "Use true or false."])
-        }
-        if let collection = query["collection"], !collection.isEmpty {
-            guard collection.utf8.count <= ProductCollection.maxNameBytes else {
-                throw APIError(.badRequest, "collection is longer than \(ProductCollection.maxNameBytes) bytes, longer than any collection's name.",
-                               fields: ["collection": "Use at most \(ProductCollection.maxNameBytes) bytes."])
-            }
-            filters.collection = collection
-        }
-        switch query["inStock"] {
-        case nil, "", "false", "0": filters.inStock = false
-        case "true", "1": filters.inStock = true
-        default:
-            throw APIError(.badRequest, "inStock must be true or false.", fields: ["inStock": "Use true or false."])
-        }
     }
 
     /// The parameters of `query`, a smart collection's own search in place of its name (see
@@ -140,14 +91,5 @@ struct SearchParameters {
             SavedSearch(text: parameters.text, byPrefix: parameters.byPrefix, filters: parameters.filters, sort: parameters.sort))
         (parameters.text, parameters.byPrefix, parameters.filters, parameters.sort) = (search.text, search.byPrefix, search.filters, search.sort)
         return parameters
-    }
-
-    private static func price(_ query: FormQuery, _ name: String) throws -> Price? {
-        guard let text = query[name], !text.isEmpty else { return nil }
-        guard let price = Price(text) else {
-            throw APIError(.badRequest, "\(name) \(text) is not a price; write digits with up to three decimals and a dot, such as 19.99.",
-                           fields: [name: "Write a price such as 19.99."])
-        }
-        return price
     }
 }

@@ -30,7 +30,7 @@ import { wireFacets, showFilterBar } from "./facets.js";
 import { wireOutbox, refreshOutbox, sendWaiting, onResolve } from "./outbox.js";
 import { wireImport } from "./importer.js";
 import { viewOf, recordClosed, recordDepth, depthOf } from "./address.js";
-import { wireSorting, showSort } from "./sorting.js";
+import { wireSorting, showSort, loadSorts } from "./sorting.js";
 import { wireBulk } from "./bulk.js";
 import { wirePills } from "./pills.js";
 import { wireColumns } from "./columns.js";
@@ -144,6 +144,7 @@ async function start() {
     await search();
     await loadCollections();
   });
+  await loadSorts();
   await loadFavorites();
   const view = viewOf();
   showView(view, { searching: false });

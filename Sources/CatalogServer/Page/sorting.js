@@ -3,6 +3,28 @@
 import { $ } from "./elements.js";
 import { state } from "./state.js";
 import { search } from "./list.js";
+import { request } from "./api.js";
+
+/** The sorts whose largest value comes first, as `GET /api/schema` describes them. */
+const descendingSorts = new Set();
+
+/**
+ * Fills the sort menu with the sorts `GET /api/schema` lists (the one description the API and
+ * the CLI read too), with their labels. Offline, the service worker answers with the schema it
+ * kept; with none kept, the menu stays as it was.
+ */
+export async function loadSorts() {
+  let schema;
+  try {
+    schema = await request("/api/schema");
+  } catch {
+    return;
+  }
+  $("sort").replaceChildren(...schema.sorts.map((sort) => new Option(sort.label, sort.name)));
+  descendingSorts.clear();
+  for (const sort of schema.sorts) if (sort.descending) descendingSorts.add(sort.name);
+  showSort();
+}
 
 /** Shows `state.list.sort` in the menu and on the headers: the sorted column's arrow and `aria-sort`. */
 export function showSort() {
@@ -13,7 +35,7 @@ export function showSort() {
     const header = button.closest("th");
     const index = sorts.indexOf(sort);
     // Newest is an order of its own, not of the column it sits in: it marks the button, not the column.
-    const descending = sort.startsWith("-") || sort === "newest";
+    const descending = descendingSorts.has(sort);
     if (header.hasAttribute("aria-sort")) header.setAttribute("aria-sort", index < 0 ? "none" : descending ? "descending" : "ascending");
     else button.setAttribute("aria-pressed", String(index >= 0));
     button.querySelector(".sort-arrow").textContent = index < 0 ? "" : descending ? " ▼" : " ▲";

@@ -24,6 +24,8 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate" || SHELL.includes(url.pathname)) {
     event.respondWith(networkFirst(request, SHELL_CACHE, { ignoreSearch: request.mode === "navigate", key: request.mode === "navigate" ? "/" : request }));
+  } else if (url.pathname === "/api/schema") {
+    event.respondWith(networkFirst(request, SHELL_CACHE));
   } else if (/^\/api\/products\/[^/]+(\/variants|\/stock)?$/.test(url.pathname) || url.pathname === "/api/favorites") {
     event.respondWith(networkFirst(request, PRODUCTS_CACHE, { trim: true }));
   }

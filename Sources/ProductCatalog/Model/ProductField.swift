@@ -24,6 +24,27 @@ public enum ProductField: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// What a person calls it, as a form or a column header labels it.
+    public var label: String {
+        switch self {
+        case .productId: "productId"
+        case .title: "Title"
+        case .listPrice: "List price"
+        case .salesPrice: "Sale price"
+        case .color: "Color"
+        case .size: "Size"
+        case .productType: "Type"
+        case .taxRate: "Tax rate (%)"
+        case .imageURL: "Image address"
+        case .groupId: "Product family"
+        case .currency: "Currency"
+        case .quantity: "Stock"
+        case .brand: "Brand"
+        case .description: "Description"
+        case .options: "Options"
+        }
+    }
+
     /// True for prices, stored as exact integer thousandths.
     public var isPrice: Bool { self == .listPrice || self == .salesPrice }
     /// True for fields stored as SQLite INTEGER: the prices (in thousandths) and the quantity.

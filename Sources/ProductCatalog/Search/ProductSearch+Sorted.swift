@@ -116,14 +116,14 @@ extension ProductSearch {
             case (nil, _): return false
             case (_, nil): return true
             case (.number(let x)?, .number(let y)?) where x != y:
-                return sort == .priceDescending || sort == .newest ? x > y : x < y
+                return sort.isDescending ? x > y : x < y
             case (.text(let x)?, .text(let y)?):
                 let (foldedX, foldedY) = (x.utf8.map(ProductIdOrder.fold), y.utf8.map(ProductIdOrder.fold))
                 if foldedX != foldedY { return foldedX.lexicographicallyPrecedes(foldedY) }
             default: break
             }
             let (idX, idY) = (a.productId.utf8.map(ProductIdOrder.fold), b.productId.utf8.map(ProductIdOrder.fold))
-            return sort == .priceDescending || sort == .newest ? idY.lexicographicallyPrecedes(idX) : idX.lexicographicallyPrecedes(idY)
+            return sort.isDescending ? idY.lexicographicallyPrecedes(idX) : idX.lexicographicallyPrecedes(idY)
         }
     }
 
@@ -245,7 +245,7 @@ extension ProductSearch {
             ? "FROM \(SortLists.changesTable) c CROSS JOIN \(CatalogSchema.table) p ON p.productId = c.productId"
             : try sortSource(sort)
         let filter = try filterClause(filters).sql
-        let descending = sort == .priceDescending || sort == .newest
+        let descending = sort.isDescending
         let order = descending ? "DESC" : "ASC"
         let comparison = descending ? "<" : ">"
         var keys: [SortKey] = []

@@ -32,22 +32,13 @@ public struct SavedSearch: Sendable, Hashable {
     public var parameters: String {
         var pairs: [(String, String)] = []
         if !text.isEmpty { pairs.append((byPrefix ? "prefix" : "q", text)) }
-        for (name, values) in [("type", filters.productTypes), ("color", filters.colors), ("size", filters.sizes),
-                               ("brand", filters.brands), ("option", filters.options), ("store", filters.stores)] {
-            pairs += values.map { (name, $0) }
-        }
-        if let minPrice = filters.minPrice { pairs.append(("minPrice", minPrice.description)) }
-        if let maxPrice = filters.maxPrice { pairs.append(("maxPrice", maxPrice.description)) }
-        if filters.priceBasis != .effective { pairs.append(("priceBasis", filters.priceBasis.rawValue)) }
-        if filters.onSale { pairs.append(("onSale", "true")) }
-        if filters.inStock { pairs.append(("inStock", "true")) }
-        if let collection = filters.collection { pairs.append(("collection", collection)) }
+        for (name, values) in filters.namedValues { pairs += values.map { (name, $0) } }
         if sort != .relevance { pairs.append(("sort", sort.rawValue)) }
         return pairs.map { Self.encode($0.0) + "=" + Self.encode($0.1) }.joined(separator: "&")
     }
 
-    /// The search `parameters` spell (as ``parameters`` writes them); names it does not know, and
-    /// values that are not valid, are left out.
+    /// The search `parameters` spell (as ``parameters`` writes them, each filter by its name in
+    /// ``SearchSchema/filters``); names it does not know, and values that are not valid, are left out.
     public init(parameters: String) {
         self.init()
         for pair in parameters.split(separator: "&") {
@@ -56,20 +47,12 @@ public struct SavedSearch: Sendable, Hashable {
             switch name {
             case "q": text = value
             case "prefix": (text, byPrefix) = (value, true)
-            case "type": filters.productTypes.append(value)
-            case "color": filters.colors.append(value)
-            case "size": filters.sizes.append(value)
-            case "brand": filters.brands.append(value)
-            case "option": filters.options.append(value)
-            case "store": filters.stores.append(value)
-            case "minPrice": filters.minPrice = Price(value)
-            case "maxPrice": filters.maxPrice = Price(value)
-            case "priceBasis": filters.priceBasis = SearchFilters.PriceBasis(rawValue: value) ?? .effective
-            case "onSale": filters.onSale = value == "true" || value == "1"
-            case "inStock": filters.inStock = value == "true" || value == "1"
-            case "collection": filters.collection = value.isEmpty ? nil : value
             case "sort": sort = SearchSort(rawValue: value) ?? .relevance
-            default: continue
+            default:
+                // A value that is not valid leaves its filter as it was.
+                guard let filter = SearchSchema.filter(named: name) else { continue }
+                var read = filters
+                if (try? filter.apply([value], to: &read)) != nil { filters = read }
             }
         }
     }

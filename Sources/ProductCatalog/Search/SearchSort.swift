@@ -18,6 +18,30 @@ public enum SearchSort: String, Sendable, CaseIterable, Hashable {
 
     /// The names `--sort` and `sort=` take, in a sentence.
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// What a person calls it, as a menu lists it.
+    public var label: String {
+        switch self {
+        case .relevance: "Best match"
+        case .price: "Price, low to high"
+        case .priceDescending: "Price, high to low"
+        case .title: "Title, A to Z"
+        case .newest: "Newest first"
+        }
+    }
+
+    /// The field it orders by; nil for the search's own order and for the order products were added in.
+    public var field: ProductField? {
+        switch self {
+        case .relevance, .newest: nil
+        case .price, .priceDescending: .salesPrice
+        case .title: .title
+        }
+    }
+
+    /// True when the largest value (the latest product, for ``newest``) comes first, and ties
+    /// are in reverse productId order.
+    public var isDescending: Bool { self == .priceDescending || self == .newest }
 }
 
 /// Where a sorted page ends: its last product's value and productId.

@@ -195,7 +195,7 @@ public final class PostgresProductSearch: Sendable {
         let after = cursor?.sortPosition.flatMap { $0.sort == sort ? $0 : nil }
         let value = Self.sortValue(sort)
         let key = PostgresSchema.key
-        let descending = sort == .priceDescending || sort == .newest
+        let descending = sort.isDescending
         let (order, comparison) = descending ? ("DESC", "<") : ("ASC", ">")
         var statement = PostgresStatement()
         /// `AND` what the products the search lists meet: the productId matches or the word matches, and the filters.
