@@ -28,9 +28,10 @@ struct CatalogController<Context: RequestContext> {
         return JSONResponse.response(.object([.init("types", .array(types.map { .string($0) }))]))
     }
 
-    /// `GET /stores`: `{"stores": [...]}`, the stores with at least one product in stock, by name.
+    /// `GET /stores`: `{"stores": [...]}`, the stores with at least one product in stock, by name
+    /// (none for a catalog that keeps no stock by store).
     @Sendable func stores(request: Request, context: Context) async throws -> Response {
-        let stores = try await store.stores()
+        let stores = try await store.stockKeeping?.stores() ?? []
         return JSONResponse.response(.object([.init("stores", .array(stores.map { .string($0) }))]))
     }
 }

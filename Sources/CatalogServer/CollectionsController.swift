@@ -12,6 +12,11 @@ struct CollectionsController<Context: RequestContext> {
     /// How long an upload may send nothing before it is dropped (408).
     let stallTimeout: Duration
 
+    /// The catalog's collections; a 501 that says the catalog keeps none, when its engine does not.
+    private var kept: any CollectionKeeping {
+        get throws { try store.keptCollections() }
+    }
+
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.getAndHead(use: list)
@@ -31,7 +36,7 @@ struct CollectionsController<Context: RequestContext> {
     /// name; `search` is what `/api/products` takes to list the collection (`collection=Summer`,
     /// or a smart one's own `q=linen&sort=price`), and `products` a manual one's count (null for a smart one).
     @Sendable func list(request: Request, context: Context) async throws -> Response {
-        let collections = try await store.collections()
+        let collections = try await kept.collections()
         return JSONResponse.response(.object([.init("collections", .array(collections.map(\.jsonValue)))]))
     }
 
@@ -41,7 +46,7 @@ struct CollectionsController<Context: RequestContext> {
     }
 
     private func show(name: String) async throws -> Response {
-        guard let collection = try await store.collection(named: name) else { throw CollectionError.notFound(name: name) }
+        guard let collection = try await kept.collection(named: name) else { throw CollectionError.notFound(name: name) }
         return JSONResponse.response(collection.jsonValue)
     }
 
@@ -66,10 +71,10 @@ struct CollectionsController<Context: RequestContext> {
         }
         // Checked before the collection is made, so a refused list leaves no empty collection behind.
         let productIds = try Self.checked(body.productIds ?? [])
-        var collection = try await store.createCollection(body.name, search: search)
+        var collection = try await kept.createCollection(body.name, search: search)
         if !productIds.isEmpty {
-            _ = try await store.changeCollection(collection.name, adding: productIds, removing: false)
-            collection = try await store.collection(named: collection.name) ?? collection
+            _ = try await kept.changeCollection(collection.name, adding: productIds, removing: false)
+            collection = try await kept.collection(named: collection.name) ?? collection
         }
         return JSONResponse.response(collection.jsonValue, status: .created,
                                      headers: [.location: "/api/collections/" + ProductIdPath.encode(collection.name)])
@@ -92,10 +97,14 @@ struct CollectionsController<Context: RequestContext> {
         let path = workDirectory + "/collections-\(UInt64.random(in: 0...UInt64.max)).csv"
         let size = try await UploadFile.write(request.body, to: path, limit: Self.maxFileBytes, stallTimeout: stallTimeout,
                                               tooLarge: APIError(.contentTooLarge, "The file is larger than \(Self.maxFileBytes >> 20) MB; split it into several files."))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        // The answer lists the first rejected rows; the rejects file goes with the upload.
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + ".rejects.csv")
+        }
         guard size > 0 else { throw APIError(.badRequest, "The file is empty; choose a CSV file with collection and productId columns.") }
         do {
-            var summary = try await store.importCollections(from: .file(path: path), mode: mode)
+            var summary = try await kept.importCollections(from: .file(path: path), mode: mode, rejectsPath: path + ".rejects.csv")
             summary.databasePath = (summary.databasePath as NSString).lastPathComponent
             summary.rejectsPath = nil
             return JSONResponse.response(summary.jsonValue)
@@ -113,7 +122,7 @@ struct CollectionsController<Context: RequestContext> {
     }
 
     private func remove(name: String) async throws -> Response {
-        try await store.deleteCollection(name)
+        try await kept.deleteCollection(name)
         return Response(status: .noContent)
     }
 
@@ -131,8 +140,8 @@ struct CollectionsController<Context: RequestContext> {
     private func change(request: Request, context: Context, removing: Bool) async throws -> Response {
         let name = try Self.name(from: context)
         let body = try await body(ProductsBody.self, of: request, context: context, example: #"{"productIds":["AB-1","AB-2"]}"#)
-        let change = try await store.changeCollection(name, adding: try Self.checked(body.productIds), removing: removing)
-        let collection = try await store.collection(named: name)
+        let change = try await kept.changeCollection(name, adding: try Self.checked(body.productIds), removing: removing)
+        let collection = try await kept.collection(named: name)
         return JSONResponse.response(.object([
             .init("changed", .int(change.changed)),
             .init("unknown", .array(change.unknown.map(JSONValue.string))),

@@ -13,8 +13,9 @@ import ProductCatalog
 public actor ImportCoordinator {
     /// The catalog imports replace, as messages name it.
     public nonisolated var databasePath: String { store.name }
-    /// Whether the catalog keeps stock by store, which a stock upload imports into.
-    nonisolated var keepsStockByStore: Bool { store.keepsStockByStore }
+    /// The catalog's stock by store, which a stock upload imports into; throws
+    /// ``EngineError/notKept(catalog:what:)`` when its engine keeps none.
+    nonisolated func keptStock() throws -> any StockKeeping { try store.keptStock() }
     /// Where uploads and rejects files are kept while the server runs.
     public let workDirectory: String
     private let store: any CatalogEngine
@@ -99,7 +100,9 @@ public actor ImportCoordinator {
     /// Starts importing the uploaded local inventory file of import `id` into the stock by store
     /// (see ``StockImporter``): `.replace` makes the stock the file's, `.upsert` changes the pairs it names.
     func startStock(_ id: Int, mode: ImportMode, limits: ImportLimits = ImportLimits()) -> ImportRecord? {
-        var importer = StockImporter(databasePath: databasePath, mode: mode)
+        // Refused before the upload by ImportsController when the catalog keeps no stock.
+        guard let stock = store.stockKeeping else { return nil }
+        var importer = stock.stockImporter(mode: mode)
         importer.maxErrors = limits.maxErrors
         importer.allowEmpty = limits.allowEmpty
         importer.rejectsPath = rejectsPath(for: id)

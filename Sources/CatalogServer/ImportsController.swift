@@ -82,7 +82,7 @@ struct ImportsController<Context: RequestContext> {
             throw APIError(.badRequest, "kind is products (the default) or stock (a local inventory file: each product's quantity at each store).",
                            fields: ["kind": "Use products or stock."])
         }
-        if stock, !imports.keepsStockByStore { throw EngineError.notKept(catalog: imports.databasePath, what: "stock by store") }
+        if stock { _ = try imports.keptStock() }
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > maxUploadBytes {
             throw UploadFile.tooLarge(limit: maxUploadBytes)
         }

@@ -59,7 +59,7 @@ struct ProductsController<Context: RequestContext> {
         if page.countIsEstimate { members.append(.init("countEstimated", .bool(true))) }
         members.append(.init("counts", .string(search.listing == .families ? "families" : "variants")))
         if search.isTruncated { members.append(.init("queryTruncated", .bool(true))) }
-        let stock = try await store.stock(of: page.products.map(\.productId))
+        let stock = try await store.stockKeeping?.stock(of: page.products.map(\.productId)) ?? [:]
         if !stock.isEmpty { members.append(.init("stock", StoreQuantity.jsonValue(stock))) }
         return JSONResponse.response(.object(members))
     }
@@ -71,7 +71,7 @@ struct ProductsController<Context: RequestContext> {
         guard let product = try await store.product(id: productId) else {
             throw APIError(.notFound, "No product has productId \"\(productId)\".")
         }
-        let stock = try await store.stock(of: [product.productId])[product.productId] ?? []
+        let stock = try await store.stockKeeping?.stock(of: [product.productId])[product.productId] ?? []
         return JSONResponse.response(.object([.init("stock", .array(stock.map(\.jsonValue)))]))
     }
 
@@ -84,7 +84,7 @@ struct ProductsController<Context: RequestContext> {
             throw APIError(.notFound, "No product has productId \"\(productId)\".")
         }
         var members: [JSONValue.Member] = [.init("products", .array(products.map(\.jsonValue)))]
-        let stock = try await store.stock(of: products.map(\.productId))
+        let stock = try await store.stockKeeping?.stock(of: products.map(\.productId)) ?? [:]
         if !stock.isEmpty { members.append(.init("stock", StoreQuantity.jsonValue(stock))) }
         return JSONResponse.response(.object(members))
     }

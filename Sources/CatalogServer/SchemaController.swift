@@ -17,8 +17,8 @@ struct SchemaController<Context: RequestContext> {
     /// (`many`: repeatable, any matches; `one`; `flag`: `true` or `false`), `allowed` when they are
     /// a fixed few, and `help`. A sort has its `name` (`sort=`), `label`, `field` and whether it is
     /// `descending`. A field has its `name`, `label`, the header names that mean it (`aliases`), and
-    /// whether it is `facet`ed, `filter`ed and `sort`ed. `keeps` says whether the catalog keeps
-    /// stock by store.
+    /// whether it is `facet`ed, `filter`ed and `sort`ed. `keeps` says what the catalog's engine
+    /// keeps beside its products: `stockByStore`, `collections`.
     @Sendable func schema(request: Request, context: Context) async throws -> Response {
         let filters = SearchSchema.filters.map { filter in
             JSONValue.object([
@@ -53,7 +53,7 @@ struct SchemaController<Context: RequestContext> {
             .init("filters", .array(filters)),
             .init("sorts", .array(sorts)),
             .init("fields", .array(fields)),
-            .init("keeps", .object([.init("stockByStore", .bool(store.keepsStockByStore))])),
+            .init("keeps", .object(CatalogFeature.allCases.map { .init($0.rawValue, .bool(store.features.contains($0))) })),
         ]))
     }
 }

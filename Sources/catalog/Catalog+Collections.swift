@@ -41,7 +41,7 @@ extension Catalog.Collections {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let collections = try await database.withCatalog { try await $0.collections() }
+            let collections = try await database.withCollections { try await $0.collections() }
             if json {
                 Terminal.standardOutput.writeExactly(JSONValue.object(["collections": .array(collections.map(\.jsonValue))]).serialized + "\n")
                 return
@@ -89,7 +89,7 @@ extension Catalog.Collections {
 
         func run() async throws {
             let search = SavedSearch(text: ProductRules.trimmed(prefix ?? query), byPrefix: prefix != nil, filters: filter.filters, sort: sort)
-            let made = try await database.withCatalog { try await $0.createCollection(name, search: smart || !search.isEmpty ? search : nil) }
+            let made = try await database.withCollections { try await $0.createCollection(name, search: smart || !search.isEmpty ? search : nil) }
             let kind = made.isManual ? "manual collection; add products with `catalog collections add \(ShellQuoting.quote(made.name)) PRODUCTID…`"
                 : "smart collection: " + (made.search!.isEmpty ? "every product" : made.search!.parameters)
             Terminal.standardOutput.write("Made \(made.name.visibleOnTerminal), a \(kind.visibleOnTerminal).\n")
@@ -136,7 +136,7 @@ extension Catalog.Collections {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            try await database.withCatalog { try await $0.deleteCollection(name) }
+            try await database.withCollections { try await $0.deleteCollection(name) }
             Terminal.standardOutput.write("Deleted the collection \(ProductRules.trimmed(name).visibleOnTerminal).\n")
         }
     }
@@ -160,27 +160,20 @@ extension Catalog.Collections {
         @Flag(help: "Make each collection the file names hold exactly the file's products.")
         var replace = false
 
-        @Option(help: "Where to write rejected rows (default: <db>.collection-rejects.csv).")
+        @Option(help: "Where to write rejected rows (default: <db>.collection-rejects.csv, or for a PostgreSQL catalog <file>.collection-rejects.csv).")
         var rejects: String?
 
         @Flag(help: "Print the result as JSON.")
         var json = false
 
-        @Option(help: "The catalog file, made by `catalog import`.")
-        var db = "catalog.sqlite"
-
-        func validate() throws {
-            if case .postgres = CatalogLocation(db) {
-                throw ValidationError("--db \(db): collections are kept in catalog files; PostgreSQL catalogs have none yet.")
-            }
-        }
+        @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            var importer = CollectionImporter(databasePath: db, mode: replace ? .replace : .upsert)
-            importer.rejectsPath = rejects
             FIFONotice.announce(file)
             let input = InputSource(argument: file, httpOptions: HTTPByteSource.Options())
-            let summary = try await Task.detached { [importer] in try importer.run(source: try input.open()) }.value
+            // Collections go into catalogs whose engine keeps them; the others say so.
+            let (mode, rejects) = (replace ? ImportMode.replace : .upsert, rejects)
+            let summary = try await database.withCollections { try await $0.importCollections(from: input, mode: mode, rejectsPath: rejects) }
             if json {
                 Terminal.standardOutput.writeExactly(summary.jsonValue.serialized + "\n")
                 return
@@ -221,12 +214,10 @@ extension Catalog.Collections {
 
         func validate() throws {
             guard separator.count == 1 else { throw ValidationError("--separator is one character, such as , or ; or |.") }
-            if case .postgres = CatalogLocation(db) {
-                throw ValidationError("--db \(db): collections are kept in catalog files; PostgreSQL catalogs have none yet.")
-            }
         }
 
         func run() async throws {
+            _ = try DatabaseOptions.engine(for: db).keptCollections()
             let (column, separator, db) = (column, Character(separator), db)
             let made = try await Task.detached { try CatalogEditor(databasePath: db).collectionsFromColumn(column, separator: separator) }.value
             Terminal.standardOutput.write("Put \(Formatting.count(made.added)) \(made.added == 1 ? "product" : "products") into \(Formatting.count(made.collections)) "
@@ -250,7 +241,7 @@ extension Catalog.Collections {
         func run() async throws {
             var export = MembersExport()
             var bytes: [UInt8] = []
-            try await database.withCatalog { catalog in
+            try await database.withCollections { catalog in
                 var chosen: [ProductCollection] = []
                 if names.isEmpty {
                     chosen = try await catalog.collections().filter(\.isManual)
@@ -261,7 +252,8 @@ extension Catalog.Collections {
                         chosen.append(collection)
                     }
                 }
-                let snapshot = try await catalog.snapshot()
+                // A catalog that keeps collections gives snapshots that do.
+                guard let snapshot = try await catalog.snapshot() as? any CollectionSnapshot else { throw EngineError.notKept(catalog: catalog.name, what: .collections) }
                 do {
                     for collection in chosen {
                         var after: String?
@@ -296,7 +288,7 @@ extension Catalog.Collections {
     /// Puts the products `members` names in its collection or takes them out, and says what happened.
     static func change(_ members: MembersArguments, removing: Bool, _ database: DatabaseOptions) async throws {
         let (name, productIds) = (members.name, members.productIds)
-        let change = try await database.withCatalog { try await $0.changeCollection(name, adding: productIds, removing: removing) }
+        let change = try await database.withCollections { try await $0.changeCollection(name, adding: productIds, removing: removing) }
         let verb = removing ? "Took \(Formatting.count(change.changed)) out of" : "Put \(Formatting.count(change.changed)) in"
         Terminal.standardOutput.write("\(verb) \(ProductRules.trimmed(name).visibleOnTerminal).\n")
         if !change.unknown.isEmpty {

@@ -77,11 +77,14 @@ extension Catalog {
                 // A smart collection exports what its saved search finds.
                 let search = try await catalog.resolvingCollection(SavedSearch(text: text, byPrefix: prefix != nil, filters: filter.filters, sort: sort))
                 // One snapshot for the whole file: an import that swaps in meanwhile does not mix into it.
+                // The stock by store is exported from a catalog whose engine keeps it; the others say so.
+                if stock { _ = try catalog.keptStock() }
                 let snapshot = try await catalog.snapshot()
                 do {
                     try await snapshot.forEachBatch(of: search, typos: !exact, batchSize: Self.batchSize) { products in
                         if stock {
-                            try write(stockExport.encode(products, stock: try await snapshot.stock(of: products.map(\.productId))), to: destination)
+                            let kept = try await (snapshot as? any StockSnapshot)?.stock(of: products.map(\.productId)) ?? [:]
+                            try write(stockExport.encode(products, stock: kept), to: destination)
                         } else {
                             try write(export.encode(products), to: destination)
                         }

@@ -61,13 +61,11 @@ extension Catalog {
         func validate() throws {
             guard maxErrors >= 0 else { throw ValidationError("--max-errors must be 0 or more.") }
             guard timeout > 0 && timeout <= 86_400 else { throw ValidationError("--timeout must be more than 0 and at most 86400 (seconds).") }
-            if case .postgres = CatalogLocation(db) {
-                throw ValidationError("--db \(db): stock by store is kept in catalog files; PostgreSQL catalogs have none yet.")
-            }
         }
 
         func run() async throws {
-            var importer = StockImporter(databasePath: db, mode: mode)
+            // Stock goes into catalogs whose engine keeps it; the others say so.
+            var importer = try DatabaseOptions.engine(for: db).keptStock().stockImporter(mode: mode)
             importer.reading.encoding = encoding
             importer.rejectsPath = rejects
             importer.maxErrors = maxErrors

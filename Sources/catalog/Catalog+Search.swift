@@ -91,7 +91,7 @@ extension Catalog {
                 let request = SearchRequest(search, typos: !exact, listing: variants ? .variants : .families)
                 let page = try await catalog.products(request, after: cursor, limit: limit)
                 let counts = facets ? try await catalog.facets(request) : nil
-                let stock = json ? try await catalog.stock(of: page.products.map(\.productId)) : [:]
+                let stock = json ? try await catalog.stockKeeping?.stock(of: page.products.map(\.productId)) ?? [:] : [:]
                 if prefix == nil, !text.isEmpty, try await !catalog.indexesWords() {
                     Terminal.standardError.write("Note: this catalog was made by an earlier version, so only productIds starting with \(ShellQuoting.quote(text)) were searched. Import the file again, or add or edit a product, to index its words.\n")
                 }

@@ -52,8 +52,13 @@ struct DatabaseOptions: ParsableArguments {
         discussion: "What a postgres:// URL leaves out comes from PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE, as for psql; ?schema=NAME keeps the catalog in a schema of its own."))
     var db = "catalog.sqlite"
 
-    /// The catalog `--db` names, on its engine: the one place the command line chooses one.
+    /// The catalog `--db` names, on its engine.
     func catalog() throws -> any CatalogEngine {
+        try Self.engine(for: db)
+    }
+
+    /// The catalog `db` names, on its engine: the one place the command line chooses one.
+    static func engine(for db: String) throws -> any CatalogEngine {
         switch CatalogLocation(db) {
         case .file(let path):
             return SQLiteCatalog(databasePath: path)
@@ -71,6 +76,11 @@ struct DatabaseOptions: ParsableArguments {
     func check(output: String?) throws {
         guard let output, case .file(let path) = CatalogLocation(db) else { return }
         try CatalogCompanions(catalogPath: path).check(output: output)
+    }
+
+    /// ``withCatalog(_:)`` with its collections; says the catalog keeps none when its engine does not.
+    func withCollections<T>(_ body: (any CollectionKeeping) async throws -> T) async throws -> T {
+        try await withCatalog { try await body(try $0.keptCollections()) }
     }
 
     /// Runs `body` with the catalog `--db` names, which must exist, and closes its connections

@@ -60,10 +60,26 @@ struct PostgresCommandTests {
         #expect(missing.standardError.contains("cannot connect"))
         let wrong = try catalog.run(["search", "x", "--db", "postgres://h/db?colour=blue"])
         #expect(wrong.status == 2)
-        // A collection asked of a catalog that keeps none says so, not that none has the name.
-        let collection = try catalog.run(["search", "a", "--collection", "Summer", "--db", db])
-        #expect(collection.status == 1 && collection.standardError.contains("keeps no collections"), "\(collection.standardError)")
-        #expect(!collection.standardError.contains("collections list"), "\(collection.standardError)")
+        // Collections are kept on PostgreSQL as in a file: made, filled from a file, searched, exported.
+        let unknown = try catalog.run(["search", "a", "--collection", "Summer", "--db", db])
+        #expect(unknown.status == 1 && unknown.standardError.contains("no collection is named"), "\(unknown.standardError)")
+        try "collection,productId\nSummer,\(ids[0])\nSummer,\(ids[1])\nSummer,NOPE\n".write(toFile: catalog.directory + "/members.csv", atomically: true, encoding: .utf8)
+        #expect(try catalog.run(["collections", "create", "Summer", "--db", db]).status == 0)
+        let filled = try catalog.run(["collections", "import", "members.csv", "--rejects", "members-rejects.csv", "--db", db])
+        #expect(filled.status == 0 && filled.standardOutput.contains("2 products put in"), "\(filled.standardOutput) \(filled.standardError)")
+        #expect(try String(contentsOfFile: catalog.directory + "/members-rejects.csv", encoding: .utf8).contains("NOPE"))
+        let listed = try catalog.run(["collections", "list", "--db", db])
+        #expect(listed.status == 0 && listed.standardOutput.contains("Summer"), "\(listed.standardOutput)")
+        let searched = try catalog.run(["search", "", "--collection", "summer", "--db", db, "--json"])
+        #expect(try JSONDecoder().decode(SearchPage.self, from: Data(searched.standardOutput.utf8)).products.map(\.productId).sorted() == [ids[0], ids[1]].sorted())
+        let exported = try catalog.run(["collections", "export", "--db", db])
+        #expect(exported.standardOutput.contains("Summer,\(ids[0])"), "\(exported.standardOutput)")
+        // What the engine does not keep, every command says so from that fact.
+        try "productId,store,quantity\nA1,Berlin,3\n".write(toFile: catalog.directory + "/stock.csv", atomically: true, encoding: .utf8)
+        for arguments in [["import-stock", "stock.csv"], ["export", "", "--stock"]] {
+            let refused = try catalog.run(arguments + ["--db", db])
+            #expect(refused.status == 1 && refused.standardError.contains("keeps no stock by store"), "\(arguments): \(refused.standardError)")
+        }
         // Sorted as a catalog file sorts: the same file imported into one lists the same products.
         #expect(try catalog.run(["import", "feed.csv", "--db", "catalog.sqlite"]).status == 0)
         for arguments in [["search", "a", "--sort", "price", "--json"], ["search", "jacket", "--sort=-price", "--json", "--limit", "7"],

@@ -141,6 +141,23 @@ struct SchemaRouteTests {
                 }
                 let fields = try #require(schema["fields"] as? [[String: Any]])
                 #expect(fields.compactMap { $0["name"] as? String } == ProductField.allCases.map(\.rawValue))
+
+                // What the engine keeps, as the schema says it and as every route of it answers.
+                let keeps = try #require(schema["keeps"] as? [String: Bool])
+                #expect(keeps == ["stockByStore": store.stockKeeping != nil, "collections": store.collectionKeeping != nil], "\(engine)")
+                let collections = try await client.execute(uri: "/api/collections", method: .get)
+                let filtered = try await client.execute(uri: "/api/products?collection=Summer", method: .get)
+                let stores = try await client.execute(uri: "/api/catalog/stores", method: .get)
+                #expect(try stores.json()["stores"] as? [String] == [], "\(engine): no stock was imported")
+                if keeps["collections"] == true {
+                    #expect(collections.status == .ok)
+                    #expect(filtered.status == .notFound, "no collection is named Summer")
+                } else {
+                    for answer in [collections, filtered] {
+                        #expect(answer.status == .notImplemented, "\(engine): \(answer.text)")
+                        #expect(answer.text.contains("keeps no collections"), "\(engine): \(answer.text)")
+                    }
+                }
             }
             await cleanUp()
         }

@@ -11,13 +11,15 @@
 ///
 /// Failures are typed: ``EngineError`` for what only an engine can say (unreachable, busy, a
 /// sort it does not offer), ``CatalogError``, ``EditError`` and ``ImportError`` for the rest.
+///
+/// Every engine reads and writes products. What some keep beside them is a protocol of its own,
+/// which an interface asks for (``stockKeeping``, ``collectionKeeping``) and, when the engine
+/// does not keep it, says so from that fact: ``StockKeeping``, ``CollectionKeeping``.
 public protocol CatalogEngine: Sendable {
     /// The catalog as messages name it: a path, or a URL without its password.
     var name: String { get }
     /// Where pictures uploaded for products are kept.
     var imagesFolder: String { get }
-    /// Whether the catalog keeps stock by store, so that a stock file can be imported into it.
-    var keepsStockByStore: Bool { get }
 
     /// A page of the products `request` finds after `cursor`, and how many it finds in all,
     /// `complete` false when counting stopped early (a query with words counts up to
@@ -37,19 +39,8 @@ public protocol CatalogEngine: Sendable {
     func variants(of productId: String) async throws -> [Product]?
     /// The catalog's product types, the most used first.
     func productTypes() async throws -> [String]
-    /// The stores of each of `productIds` and the product's quantity at each (see ``StockImporter``);
-    /// products without stock by store are left out.
-    func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]]
-    /// The stores with at least one product in stock, by name.
-    func stores() async throws -> [String]
     /// Every distinct `imageURL` that starts with `prefix`: the stored pictures some product still shows.
     func imageURLs(startingWith prefix: String) async throws -> Set<String>
-    /// Every collection, by name: manual ones with their counts (see ``ProductCollection``).
-    func collections() async throws -> [ProductCollection]
-    /// The collection named `name` (ASCII case ignored), if any.
-    func collection(named name: String) async throws -> ProductCollection?
-    /// Up to `limit` productIds of the manual collection `name`, in productId order, after `productId`.
-    func members(of name: String, after productId: String?, limit: Int) async throws -> [String]
     /// How many products the catalog holds (0 without a catalog).
     func productCount() async throws -> Int
     /// Whether searches look up words; false only for a catalog file made before the word index,
@@ -58,14 +49,6 @@ public protocol CatalogEngine: Sendable {
 
     /// Stars or unstars the product with `productId`.
     func setFavorite(_ productId: String, _ starred: Bool) async throws
-    /// Makes a collection: smart with `search`, else manual and empty.
-    func createCollection(_ name: String, search: SavedSearch?) async throws -> ProductCollection
-    /// Deletes a collection; its products stay.
-    func deleteCollection(_ name: String) async throws
-    /// Puts `productIds` in a manual collection, or with `removing` takes them out.
-    func changeCollection(_ name: String, adding productIds: [String], removing: Bool) async throws -> CollectionChange
-    /// Puts the products a `collection,productId` file names into manual collections (see ``CollectionImporter``).
-    func importCollections(from source: InputSource, mode: ImportMode) async throws -> CollectionImportSummary
     /// Adds `product`, creating an empty catalog first when there is none yet.
     func add(_ product: Product) async throws -> Product
     /// Replaces the product with `productId` by `product`.
@@ -91,8 +74,31 @@ public protocol CatalogEngine: Sendable {
 }
 
 extension CatalogEngine {
-    /// Catalog files keep stock by store; an engine that does not says so.
-    public var keepsStockByStore: Bool { true }
+    /// The catalog's stock by store, when its engine keeps one (``StockKeeping``); nil when it keeps none.
+    public var stockKeeping: (any StockKeeping)? { self as? any StockKeeping }
+
+    /// The catalog's collections, when its engine keeps them (``CollectionKeeping``); nil when it keeps none.
+    public var collectionKeeping: (any CollectionKeeping)? { self as? any CollectionKeeping }
+
+    /// What the catalog keeps beyond its products.
+    public var features: Set<CatalogFeature> {
+        var kept: Set<CatalogFeature> = []
+        if stockKeeping != nil { kept.insert(.stockByStore) }
+        if collectionKeeping != nil { kept.insert(.collections) }
+        return kept
+    }
+
+    /// The catalog's collections; throws ``EngineError/notKept(catalog:what:)`` when its engine keeps none.
+    public func keptCollections() throws -> any CollectionKeeping {
+        guard let kept = collectionKeeping else { throw EngineError.notKept(catalog: name, what: .collections) }
+        return kept
+    }
+
+    /// The catalog's stock by store; throws ``EngineError/notKept(catalog:what:)`` when its engine keeps none.
+    public func keptStock() throws -> any StockKeeping {
+        guard let kept = stockKeeping else { throw EngineError.notKept(catalog: name, what: .stockByStore) }
+        return kept
+    }
 
     /// Throws when the catalog cannot be reached or is not a catalog; a catalog not made yet is fine.
     public func checkOpenable() async throws {
@@ -100,12 +106,13 @@ extension CatalogEngine {
     }
 
     /// `search` with a smart collection's own search in place of its name; unchanged without a
-    /// collection or with a manual one. Throws ``CollectionError/notFound(name:)`` for a
+    /// collection or with a manual one. Throws ``EngineError/notKept(catalog:what:)`` when the
+    /// catalog keeps no collections, ``CollectionError/notFound(name:)`` for a
     /// collection the catalog lacks, and ``CollectionError/searchGiven(name:)`` for a smart one
     /// asked for with anything else.
     public func resolvingCollection(_ search: SavedSearch) async throws -> SavedSearch {
         guard let name = search.filters.collection else { return search }
-        guard let collection = try await collection(named: name) else { throw CollectionError.notFound(name: ProductRules.trimmed(name)) }
+        guard let collection = try await keptCollections().collection(named: name) else { throw CollectionError.notFound(name: ProductRules.trimmed(name)) }
         guard let saved = collection.search else { return search }
         var others = search
         others.filters.collection = nil

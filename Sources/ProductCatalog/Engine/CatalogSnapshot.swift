@@ -16,12 +16,20 @@
 public protocol CatalogSnapshot: Sendable {
     /// As ``CatalogEngine/products(_:after:limit:)``, in the snapshot.
     func products(_ request: SearchRequest, after cursor: KeysetCursor?, limit: Int) async throws -> SearchPage
-    /// As ``CatalogEngine/stock(of:)``, in the snapshot.
-    func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]]
-    /// As ``CatalogEngine/members(of:after:limit:)``, in the snapshot.
-    func members(of name: String, after productId: String?, limit: Int) async throws -> [String]
     /// Ends the snapshot and closes its connection.
     func close() async
+}
+
+/// A snapshot of a catalog that keeps stock by store (``StockKeeping``).
+public protocol StockSnapshot: CatalogSnapshot {
+    /// As ``StockKeeping/stock(of:)``, in the snapshot.
+    func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]]
+}
+
+/// A snapshot of a catalog that keeps collections (``CollectionKeeping``).
+public protocol CollectionSnapshot: CatalogSnapshot {
+    /// As ``CollectionKeeping/members(of:after:limit:)``, in the snapshot.
+    func members(of name: String, after productId: String?, limit: Int) async throws -> [String]
 }
 
 extension CatalogSnapshot {

@@ -11,8 +11,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case keptChanging(catalog: String)
     /// `catalog` exists but cannot be read as a catalog: `reason` says why.
     case unreadable(catalog: String, reason: String)
-    /// `catalog` keeps no `what` (collections): only catalog files do, for now.
-    case notKept(catalog: String, what: String)
+    /// `catalog` keeps no `what` (collections, stock by store): its engine does not.
+    case notKept(catalog: String, what: CatalogFeature)
 
     public var description: String {
         switch self {
@@ -21,7 +21,23 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .serverFailed(let catalog, let doing, let message): "\(catalog): the server could not \(doing) (\(message)); nothing was changed"
         case .keptChanging(let catalog): "\(catalog) was replaced again and again while being opened"
         case .unreadable(let catalog, let reason): "\(catalog): \(reason)"
-        case .notKept(let catalog, let what): "\(catalog) keeps no \(what): only catalog files do, for now"
+        case .notKept(let catalog, let what): "\(catalog) keeps no \(what)"
+        }
+    }
+}
+
+/// What a catalog may keep beside its products, by engine (``CatalogEngine/features``).
+public enum CatalogFeature: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Each product's quantity at each store (``StockKeeping``).
+    case stockByStore
+    /// Manual and smart collections (``CollectionKeeping``).
+    case collections
+
+    /// As a sentence names it: "stock by store", "collections".
+    public var description: String {
+        switch self {
+        case .stockByStore: "stock by store"
+        case .collections: "collections"
         }
     }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// one right after, whoever imported it. ``catalogReplaced()`` drops the connections at once when
 /// this process's own import finishes. Counts of matches are kept per prefix until the file's
 /// `PRAGMA data_version` says someone committed a change.
-public final class SQLiteCatalog: CatalogEngine {
+public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping {
     /// The catalog's path.
     public let databasePath: String
     /// One reader per core, each with its own connection and caches: searches of several
@@ -108,6 +108,11 @@ public final class SQLiteCatalog: CatalogEngine {
         try await read { side in try side.recovering { try $0.currentSearch()?.imageURLs(startingWith: prefix) ?? [] } }
     }
 
+    /// A ``StockImporter`` into this file's stock by store.
+    public nonisolated func stockImporter(mode: ImportMode) -> StockImporter {
+        StockImporter(databasePath: databasePath, mode: mode)
+    }
+
     public func stores() async throws -> [String] {
         try await read { side in try side.recovering { try $0.currentSearch()?.stores() ?? [] } }
     }
@@ -157,9 +162,10 @@ public final class SQLiteCatalog: CatalogEngine {
         }
     }
 
-    public func importCollections(from source: InputSource, mode: ImportMode) async throws -> CollectionImportSummary {
-        let path = databasePath
-        return try await writing.run { _ in try CollectionImporter(databasePath: path, mode: mode).run(source: try source.open()) }
+    public func importCollections(from source: InputSource, mode: ImportMode, rejectsPath: String?) async throws -> CollectionImportSummary {
+        var importer = CollectionImporter(databasePath: databasePath, mode: mode)
+        importer.rejectsPath = rejectsPath
+        return try await writing.run { [importer] _ in try importer.run(source: try source.open()) }
     }
 
     /// Adds `product`, creating an empty catalog first when there is none yet.

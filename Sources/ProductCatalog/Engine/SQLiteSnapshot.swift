@@ -4,7 +4,7 @@
 /// The connection keeps reading the file it opened, so a replacing import that renames a new file
 /// over the path meanwhile does not touch what it reads; the transaction keeps writers of the same
 /// file (edits, upserts in place) from committing until it ends.
-final class SQLiteSnapshot: CatalogSnapshot {
+final class SQLiteSnapshot: StockSnapshot, CollectionSnapshot {
     private let queue: DatabaseQueue<ProductSearch?>
 
     private init(queue: DatabaseQueue<ProductSearch?>) {

@@ -61,21 +61,14 @@ public struct CollectionImporter: Sendable {
             throw ImportError.catalog(error)
         }
         let editor = try CatalogEditor(databasePath: databasePath)
-        let reader = CSVReader(source: source, options: CSVReader.Options(
-            delimiter: nil, chunkSize: FeedReading().chunkSize, maxFieldBytes: FeedReading().maxFieldBytes))
-        let header = try ImportReading.readHeader(reader, source: source, options: FeedReading()).strings.map(HeaderName.clean)
-        guard let (collectionColumn, productColumn, byHandle) = Self.columns(of: header) else {
-            throw ImportError.collectionsHeader(source: source.name, header: header)
-        }
-        let rejects = RejectsFile(path: resolvedRejectsPath, header: header)
-        var summary = CollectionImportSummary(databasePath: databasePath)
+        let records = try CollectionRecords(source: source, rejectsPath: resolvedRejectsPath, databasePath: databasePath)
         do {
             try editor.write {
                 try editor.connection.execute(CollectionTable.createStatements)
                 let connection = editor.connection
                 // A handle is the product itself or the start of its variants' keys (`handle/option…`):
                 // '0' follows '/' in productId order, so the variants are one range of the key.
-                let matching = byHandle ? "(productId = ?2 OR (productId > ?2 || '/' AND productId < ?2 || '0'))" : "productId = ?2"
+                let matching = records.byHandle ? "(productId = ?2 OR (productId > ?2 || '/' AND productId < ?2 || '0'))" : "productId = ?2"
                 let add = try connection.prepare("""
                     INSERT OR IGNORE INTO \(CollectionTable.membersTable) (collection, productId)
                       SELECT ?1, productId FROM \(CatalogSchema.table) WHERE \(matching)
@@ -84,73 +77,40 @@ public struct CollectionImporter: Sendable {
                 /// The collections met so far, by folded name: manual ones' stored names, and smart ones.
                 var manual: [String: String] = [:]
                 var smart: Set<String> = []
-                var record = CSVRecord()
-                while try ImportReading.readNext(reader, into: &record) {
-                    summary.rowsRead += 1
-                    let line = record.position.line
-                    let fields = record.strings
-                    func reject(_ reason: String) throws {
-                        try record.withFields { try rejects.write(line: line, reason: reason, fields: $0) }
-                        summary.rowsRejected += 1
-                        if summary.firstRejects.count < CollectionImportSummary.firstRejectsKept {
-                            summary.firstRejects.append(.init(line: line, reason: reason))
-                        }
-                    }
-                    if let malformation = record.malformation {
-                        try reject("the row is not valid CSV: \(malformation)")
-                        continue
-                    }
-                    guard fields.count > max(collectionColumn, productColumn) else {
-                        try reject("the row has \(fields.count) fields; the header has \(header.count)")
-                        continue
-                    }
-                    let productId = ProductRules.trimmed(fields[productColumn])
-                    let name: String
-                    switch ProductCollection.checkedName(fields[collectionColumn]) {
-                    case .success(let checked): name = checked
-                    case .failure(let error):
-                        try reject(error.description)
-                        continue
-                    }
-                    let key = String(decoding: name.utf8.map(ProductIdOrder.fold), as: UTF8.self)
+                while let member = try records.next() {
+                    let key = member.collectionKey
                     if manual[key] == nil, !smart.contains(key) {
-                        if let stored = try collection(named: name, in: connection, summary: &summary) {
+                        if let stored = try collection(named: member.collection, in: connection, summary: &records.summary) {
                             manual[key] = stored
                         } else {
                             smart.insert(key)
                         }
                     }
                     guard let stored = manual[key] else {
-                        try reject("\"\(name)\" is a smart collection: it lists what its search finds")
-                        continue
-                    }
-                    guard !productId.isEmpty else {
-                        try reject("no productId")
+                        try records.reject("\"\(member.collection)\" is a smart collection: it lists what its search finds")
                         continue
                     }
                     try add.using {
                         try add.bind(1, stored)
-                        try add.bind(2, productId)
+                        try add.bind(2, member.productId)
                         try add.step()
                     }
                     if connection.changes > 0 {
-                        summary.added += connection.changes
-                    } else if try known.using({ try known.bind(1, productId); return try known.step() }) {
-                        summary.alreadyThere += 1
+                        records.summary.added += connection.changes
+                    } else if try known.using({ try known.bind(1, member.productId); return try known.step() }) {
+                        records.summary.alreadyThere += 1
                     } else {
-                        summary.unknownProducts += 1
-                        try reject("no product has productId \"\(productId)\" in the catalog")
+                        records.summary.unknownProducts += 1
+                        try records.reject("no product has productId \"\(member.productId)\" in the catalog")
                     }
                 }
-                summary.collections = manual.count + smart.count
+                records.summary.collections = manual.count + smart.count
             }
-            try rejects.finish()
+            return try records.finish()
         } catch {
-            rejects.discard()
+            records.discard()
             throw error
         }
-        summary.rejectsPath = summary.rowsRejected > 0 ? rejects.path : nil
-        return summary
     }
 
     /// The stored name of the manual collection `name`, made when missing and emptied when

@@ -32,6 +32,7 @@ public final class PostgresCatalogEditor: Sendable {
             }
             try await session.execute(PostgresSchema.createEdits, doing: "create the edits table")
             try await session.execute(PostgresSchema.createFavorites, doing: "create the favorites table")
+            for statement in PostgresSchema.createCollections { try await session.execute(statement, doing: "create the collections' tables") }
             return try PostgresCatalogEditor(session: session)
         } catch {
             await session.close()
@@ -156,7 +157,7 @@ public final class PostgresCatalogEditor: Sendable {
     // MARK: - Writing
 
     /// Runs `body` in a transaction holding the import lock shared, with the table's columns by lowercased name.
-    private func write(_ body: @Sendable ([String: String]) async throws -> Product) async throws -> Product {
+    func write<T: Sendable>(_ body: ([String: String]) async throws -> T) async throws -> T {
         try await session.execute("BEGIN", doing: "begin the edit")
         do {
             let key = PostgresSchema.lockKey(schema: session.location.schema)
@@ -190,17 +191,19 @@ public final class PostgresCatalogEditor: Sendable {
         try await session.execute(statement, doing: "record the edit")
     }
 
-    /// Moves a star to the product's new productId, or drops it with the product.
+    /// Moves a star and the product's places in collections to its new productId, or drops them with the product.
     private func moveFavorite(from old: String, to new: String?) async throws {
         guard new?.asciiLowercased != old.asciiLowercased else { return }
-        var statement = PostgresStatement()
-        let oldKey = statement.bind(old.asciiLowercased)
-        if let new {
-            statement.sql = "UPDATE \(PostgresSchema.favoritesTable) SET \"productKey\" = \(statement.bind(new.asciiLowercased)) WHERE \"productKey\" = \(oldKey)"
-        } else {
-            statement.sql = "DELETE FROM \(PostgresSchema.favoritesTable) WHERE \"productKey\" = \(oldKey)"
+        for table in [PostgresSchema.favoritesTable, PostgresSchema.collectionMembersTable] {
+            var statement = PostgresStatement()
+            let oldKey = statement.bind(old.asciiLowercased)
+            if let new {
+                statement.sql = "UPDATE \(table) SET \"productKey\" = \(statement.bind(new.asciiLowercased)) WHERE \"productKey\" = \(oldKey)"
+            } else {
+                statement.sql = "DELETE FROM \(table) WHERE \"productKey\" = \(oldKey)"
+            }
+            try await session.execute(statement, doing: "move the star and the collections")
         }
-        try await session.execute(statement, doing: "move the star")
     }
 
     /// Where an edited product goes in the word index's order.

@@ -2,13 +2,15 @@ import Foundation
 import ProductCatalog
 
 /// A catalog on a PostgreSQL server as an engine: one connection for searches, one for edits.
+/// It keeps products and collections (``CollectionKeeping``), not yet stock by store (it is not
+/// ``StockKeeping``), and the interfaces say so.
 ///
 /// Every statement reads the table as it is, so an import's swap (by this process or any other)
 /// shows at the next request, and several `catalog serve` processes can serve one catalog. A
 /// connection that fails is dropped and opened again at the next request. Counts stop at
 /// ``ProductSearch/queryCountCap`` for every search, prefixes included: an exact count of ten
 /// million rows takes the server a second.
-public actor PostgresCatalog: CatalogEngine {
+public actor PostgresCatalog: CatalogEngine, CollectionKeeping {
     public let location: PostgresLocation
     public nonisolated let imagesFolder: String
     /// The URL without its password.
@@ -72,48 +74,55 @@ public actor PostgresCatalog: CatalogEngine {
         try await reading([]) { try await $0.productTypes() }
     }
 
-    /// PostgreSQL catalogs keep no stock by store yet: every product's is empty.
-    /// Stock by store is kept in catalog files only, for now.
-    public nonisolated var keepsStockByStore: Bool { false }
-
-    public func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]] {
-        [:]
-    }
-
-    /// PostgreSQL catalogs keep no stock by store yet.
-    public func stores() async throws -> [String] {
-        []
-    }
-
-    /// PostgreSQL catalogs keep no collections yet.
     public func collections() async throws -> [ProductCollection] {
-        []
+        try await reading([]) { try await $0.collections() }
     }
 
-    /// Asking for one by name (a `collection=` filter) says that this catalog keeps none,
-    /// rather than that no collection has that name.
     public func collection(named name: String) async throws -> ProductCollection? {
-        throw EngineError.notKept(catalog: self.name, what: "collections")
+        try await reading(nil) { try await $0.collection(named: name) }
     }
 
     public func members(of name: String, after productId: String?, limit: Int) async throws -> [String] {
-        []
+        try await reading([]) { try await $0.members(of: name, after: productId, limit: limit) }
     }
 
     public func createCollection(_ name: String, search: SavedSearch?) async throws -> ProductCollection {
-        throw EngineError.notKept(catalog: self.name, what: "collections")
+        try await writing { try await $0.createCollection(name, search: search) }
     }
 
     public func deleteCollection(_ name: String) async throws {
-        throw EngineError.notKept(catalog: self.name, what: "collections")
+        try await writing { try await $0.deleteCollection(name) }
     }
 
     public func changeCollection(_ name: String, adding productIds: [String], removing: Bool) async throws -> CollectionChange {
-        throw EngineError.notKept(catalog: self.name, what: "collections")
+        try await writing { try await $0.changeCollection(name, adding: productIds, removing: removing) }
     }
 
-    public func importCollections(from source: InputSource, mode: ImportMode) async throws -> CollectionImportSummary {
-        throw EngineError.notKept(catalog: self.name, what: "collections")
+    /// Reads the file on this task and writes each record in one transaction; rejected records go
+    /// to a rejects file beside the file read (`…​.collection-rejects.csv`), as the summary says.
+    public func importCollections(from source: InputSource, mode: ImportMode, rejectsPath: String?) async throws -> CollectionImportSummary {
+        let bytes = try source.open()
+        let records = try CollectionRecords(source: bytes, rejectsPath: rejectsPath ?? Self.rejectsPath(for: source), databasePath: name)
+        do {
+            return try await writing { editor in
+                do {
+                    _ = try await editor.importCollections(records, mode: mode)
+                    return try records.finish()
+                } catch let error as PostgresCatalogError {
+                    // Not tried again: the file has been read this far.
+                    throw answer(error)
+                }
+            }
+        } catch {
+            records.discard()
+            throw error
+        }
+    }
+
+    /// Where a collection import's rejected records go: beside the file, or in the temporary folder for a URL.
+    private static func rejectsPath(for source: InputSource) -> String {
+        if source.kind == .file { return source.description + ".collection-rejects.csv" }
+        return NSTemporaryDirectory() + "collections-\(UInt64.random(in: 0...UInt64.max)).collection-rejects.csv"
     }
 
     public func productCount() async throws -> Int {

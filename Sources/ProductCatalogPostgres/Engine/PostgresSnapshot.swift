@@ -8,7 +8,7 @@ import ProductCatalog
 /// Every page reads the rows as they were at the first statement. The transaction holds the
 /// table's shared lock, so an import's swap (a rename that needs the table to itself) waits for
 /// the snapshot to end, up to its lock timeout.
-final class PostgresSnapshot: CatalogSnapshot {
+final class PostgresSnapshot: CollectionSnapshot {
     /// nil when there was no catalog to read: a snapshot of nothing.
     private let search: PostgresProductSearch?
 
@@ -42,14 +42,10 @@ final class PostgresSnapshot: CatalogSnapshot {
         return try await search.page(request, after: cursor, limit: limit)
     }
 
-    /// PostgreSQL catalogs keep no stock by store yet.
-    func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]] {
-        [:]
-    }
-
-    /// PostgreSQL catalogs keep no collections yet.
+    /// The members of the manual collection `name`, in the snapshot.
     func members(of name: String, after productId: String?, limit: Int) async throws -> [String] {
-        throw EngineError.notKept(catalog: search?.session.location.description ?? "PostgreSQL", what: "collections")
+        guard let search else { return [] }
+        return try await search.members(of: name, after: productId, limit: limit)
     }
 
     /// Ends the transaction (it only read) and closes the connection.

@@ -2,8 +2,9 @@ import ProductCatalog
 
 /// ``SearchFilters`` as conditions on a `products` row, as the SQLite catalog reads them: a value
 /// matches ignoring ASCII case, an empty value asks for products without one, and prices compare
-/// thousandths whatever their currency. Stock by store is kept in catalog files only: here no
-/// product is in stock at a store, and "in stock" looks at a product's own quantity.
+/// thousandths whatever their currency. A collection's products are its members
+/// (``PostgresSchema/collectionMembersTable``). Stock by store is kept in catalog files only:
+/// here no product is in stock at a store, and "in stock" looks at a product's own quantity.
 enum PostgresFilters {
     /// `AND …` for each condition of `filters`, binding their values in `statement`.
     static func conditions(_ filters: SearchFilters, in statement: inout PostgresStatement) -> String {
@@ -37,9 +38,14 @@ enum PostgresFilters {
             case .inStock:
                 // PostgreSQL catalogs keep no stock by store: a product's total is its own quantity.
                 conditions.append("\(PostgresSchema.quote(ProductField.quantity.columnName)) > 0")
-            case .inStockAt, .inCollection:
-                // Nor collections: no product is at a store or in a collection.
+            case .inStockAt:
+                // Nor stock by store: no product is in stock at a store.
                 conditions.append("false")
+            case .inCollection(let name):
+                conditions.append("""
+                    EXISTS (SELECT 1 FROM \(PostgresSchema.collectionMembersTable) m \
+                    WHERE m."collectionKey" = \(statement.bind(name.asciiLowercased)) AND m."productKey" = \(PostgresSchema.key))
+                    """)
             }
         }
         return conditions.map { " AND " + $0 }.joined()

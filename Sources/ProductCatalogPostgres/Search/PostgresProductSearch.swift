@@ -500,7 +500,7 @@ public final class PostgresProductSearch: Sendable {
         return try await session.scalar(statement.query, as: Int.self, doing: "count the matches") ?? 0
     }
 
-    private func hasTable(_ name: String) async throws -> Bool {
+    func hasTable(_ name: String) async throws -> Bool {
         var statement = PostgresStatement("SELECT to_regclass(")
         statement.sql += statement.bind(name) + ") IS NOT NULL"
         return try await session.scalar(statement.query, as: Bool.self, doing: "look for \(name)") ?? false

@@ -307,6 +307,12 @@ public final class PostgresCatalogSink: CatalogSink {
                 SELECT count(*) FROM gone
                 """
             deleted = try await session.scalar(delete.query, as: Int.self, doing: "delete the products the file does not list") ?? 0
+            if deleted > 0 {
+                // Their places in collections go with them, as a catalog file's triggers take them.
+                for statement in PostgresSchema.createCollections + [PostgresSchema.dropGoneMembers] {
+                    try await session.execute(statement, doing: "drop the deleted products from their collections")
+                }
+            }
         }
         let after = try await session.scalar("SELECT count(*) FROM products", as: Int.self, doing: "count the products") ?? 0
         return (before, deleted, after)
@@ -415,7 +421,7 @@ public final class PostgresCatalogSink: CatalogSink {
                 DELETE FROM \(PostgresSchema.favoritesTable) f
                 WHERE NOT EXISTS (SELECT 1 FROM \(live) p WHERE \(PostgresSchema.key) = f."productKey")
                 """,
-            ] {
+            ] + PostgresSchema.createCollections + [PostgresSchema.dropGoneMembers] {
                 try await session.execute(statement, doing: "swap the new catalog in")
             }
             try await session.execute("COMMIT", doing: "commit the swap")

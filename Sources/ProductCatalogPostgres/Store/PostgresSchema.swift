@@ -46,6 +46,10 @@ enum PostgresSchema {
     static let favoritesTable = "catalog_favorites"
     /// The productIds (folded) added, edited or deleted by hand since the last replacing import.
     static let editsTable = "catalog_edits"
+    /// The collections: manual ones (no search) and smart ones (a saved search), by folded name.
+    static let collectionsTable = "catalog_collections"
+    /// The products (folded productIds) of each manual collection (folded name).
+    static let collectionMembersTable = "catalog_collection_products"
     /// The table comment that marks a catalog made by this tool.
     static let marker = "ProductCatalog products, layout 3"
     /// The markers of earlier layouts: words found by `to_tsvector` in the index (1), words
@@ -200,6 +204,21 @@ enum PostgresSchema {
 
     static let createFavorites = """
         CREATE TABLE IF NOT EXISTS \(favoritesTable) ("productKey" text COLLATE "C" PRIMARY KEY, "starredAt" bigint NOT NULL)
+        """
+    /// The collections' tables, one statement each.
+    static let createCollections = [
+        """
+        CREATE TABLE IF NOT EXISTS \(collectionsTable) ("nameKey" text COLLATE "C" PRIMARY KEY, name text NOT NULL, search text)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS \(collectionMembersTable) (
+          "collectionKey" text COLLATE "C" NOT NULL, "productKey" text COLLATE "C" NOT NULL, PRIMARY KEY ("collectionKey", "productKey"))
+        """,
+        "CREATE INDEX IF NOT EXISTS \(collectionMembersTable)_product ON \(collectionMembersTable) (\"productKey\")",
+    ]
+    /// Drops the members whose product the live table no longer holds (after a swap or a deleting upsert).
+    static let dropGoneMembers = """
+        DELETE FROM \(collectionMembersTable) m WHERE NOT EXISTS (SELECT 1 FROM \(table) p WHERE \(key) = m."productKey")
         """
     static let createEdits = """
         CREATE TABLE IF NOT EXISTS \(editsTable) ("productKey" text COLLATE "C" PRIMARY KEY)
