@@ -105,7 +105,7 @@ struct CollectionsController<Context: RequestContext> {
         guard size > 0 else { throw APIError(.badRequest, "The file is empty; choose a CSV file with collection and productId columns.") }
         do {
             var summary = try await kept.importCollections(from: .file(path: path), mode: mode, rejectsPath: path + ".rejects.csv")
-            summary.databasePath = (summary.databasePath as NSString).lastPathComponent
+            summary.databasePath = store.nameForClients
             summary.rejectsPath = nil
             return JSONResponse.response(summary.jsonValue)
         } catch let error as ImportError {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ProductCatalog
 
 /// Runs the server's imports, one at a time, and tells listeners how each one goes.
@@ -167,19 +168,24 @@ public actor ImportCoordinator {
     /// `summary` as clients see it: they learn where things are by URL, never by the server's own paths.
     private nonisolated func forClients<Summary: PathsOfImport>(_ summary: Summary, id: Int) -> Summary {
         var summary = summary
-        summary.databasePath = (databasePath as NSString).lastPathComponent
+        summary.databasePath = store.nameForClients
         summary.rejectsPath = summary.rejectsPath.map { _ in "/api/imports/\(id)/rejects" }
         return summary
     }
 
-    /// The error's message for a web client: the upload's file is "the uploaded file", and no server path appears.
+    /// The error's message for a web client, phrased from what it is: about "the file", with no
+    /// server path. An error of no kind the page knows is told by its kind only, and written in
+    /// full to the server's output.
     private func message(for error: any Error, id: Int) -> String {
-        if let error = error as? ImportError { return error.pageMessage }
-        return String(describing: error)
-            .replacingOccurrences(of: uploadPath(for: id), with: "the uploaded file")
-            .replacingOccurrences(of: rejectsPath(for: id), with: "the rejects file")
-            .replacingOccurrences(of: workDirectory + "/", with: "")
-            .replacingOccurrences(of: databasePath, with: (databasePath as NSString).lastPathComponent)
+        switch error {
+        case let error as ImportError: return error.pageMessage
+        case let error as EngineError: return APIError(error).message + " The catalog was not changed."
+        case let error as CatalogError: return APIError.catalogMessage(error) + " The catalog was not changed."
+        case let error as EditError: return APIError(error).message
+        default:
+            Logger(label: "catalog-serve").error("import \(id) failed: \(String(describing: error))")
+            return "The import stopped with an error the page does not know (\(type(of: error))); the server's output says more. The catalog was not changed."
+        }
     }
 
     /// Frees the slot import `id` held.

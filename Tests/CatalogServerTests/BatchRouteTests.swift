@@ -6,13 +6,13 @@ import Testing
 @testable import CatalogServer
 
 /// `POST /api/products/batch`: one change for many products, with a summary of what changed and what was refused.
-@Suite struct BatchRouteTests {
+@Suite(.serialized) struct BatchRouteTests {
     static let json: HTTPFields = [.contentType: "application/json"]
 
-    @Test func aBatchSetsAFieldAndSaysWhatItRefused() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aBatchSetsAFieldAndSaysWhatItRefused(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.importCSV(SearchFilterRouteTests.csv)
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/products/batch", method: .post, headers: Self.json,
                                                     body: ByteBuffer(string: #"{"action":"set","productIds":["P1","P2","NOPE"],"fields":{"color":"Teal","salesPrice":"45.00"}}"#))
@@ -42,10 +42,10 @@ import Testing
         }
     }
 
-    @Test func aBatchDeletesAndStars() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aBatchDeletesAndStars(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.importCSV(SearchFilterRouteTests.csv)
         try await fixture.application().test(.router) { client in
             func batch(_ body: String) async throws -> TestResponse {
                 try await client.execute(uri: "/api/products/batch", method: .post, headers: Self.json, body: ByteBuffer(string: body))
@@ -54,7 +54,7 @@ import Testing
             let favorites = try await client.execute(uri: "/api/favorites", method: .get)
             #expect(try favorites.productIds() == ["P3", "P4"])
             #expect(try await batch(#"{"action":"delete","productIds":["P1","P4"]}"#).json()["changed"] as? Int == 2)
-            #expect(try fixture.storedIds() == ["P2", "P3", "P5"])
+            #expect(try await fixture.storedIds() == ["P2", "P3", "P5"])
         }
     }
 
@@ -67,19 +67,19 @@ import Testing
     func aBatchTheServerCannotApplyIsA422NamingWhatToFix(body: String, field: String) async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.importCSV(SearchFilterRouteTests.csv)
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/products/batch", method: .post, headers: Self.json, body: ByteBuffer(string: body))
             #expect(response.status == .unprocessableContent)
             #expect(Array(try response.errorFields().keys) == [field])
-            #expect(try fixture.storedIds() == ["P1", "P2", "P3", "P4", "P5"])
+            #expect(try await fixture.storedIds() == ["P1", "P2", "P3", "P4", "P5"])
         }
     }
 
-    @Test func moreThanAThousandProductsIsRefused() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func moreThanAThousandProductsIsRefused(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.importCSV(SearchFilterRouteTests.csv)
         try await fixture.application().test(.router) { client in
             let ids = (0...CatalogEditor.maxBatchProducts).map { "\"X\($0)\"" }.joined(separator: ",")
             let response = try await client.execute(uri: "/api/products/batch", method: .post, headers: Self.json,

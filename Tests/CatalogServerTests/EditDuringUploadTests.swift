@@ -42,7 +42,7 @@ import Testing
     func editDuringUpload(mode: String) async throws -> Outcome {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "OLD", count: 2))
+        try await fixture.importCSV(productsCSV(prefix: "OLD", count: 2))
         let responder = buildRouter(store: fixture.store, imports: fixture.imports, maxUploadBytes: 1 << 30).buildResponder()
         let csv = Array(productsCSV(prefix: "NEW", count: 400).utf8)
         let body = HeldBody()
@@ -68,7 +68,7 @@ import Testing
         let finished = try #require(events.last)
         #expect(finished.name == "finished")
         let editAfter = try await respond(responder, jsonRequest(.post, "/api/products", #"{"productId":"EDIT-2","title":"After"}"#))
-        let ids = try fixture.storedIds().filter { $0 != "EDIT-2" }
+        let ids = try await fixture.storedIds().filter { $0 != "EDIT-2" }
         return Outcome(edit: edit, finished: finished.data, storedIds: ids, editAfter: editAfter)
     }
 

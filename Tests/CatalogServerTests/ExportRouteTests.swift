@@ -6,45 +6,46 @@ import Testing
 @testable import CatalogServer
 
 /// `GET /api/export`: the whole result of a search, streamed as CSV or JSON.
-@Suite struct ExportRouteTests {
-    @Test func theCSVExportOfTheCatalogImportsBackIntoTheSameCatalog() async throws {
-        let fixture = try ServerFixture()
+@Suite(.serialized) struct ExportRouteTests {
+    @Test(arguments: TestEngine.available) func theCSVExportOfTheCatalogImportsBackIntoTheSameCatalog(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
         // More products than one batch, so the body is written in several.
         let count = ExportController<BasicRequestContext>.batchSize * 2 + 17
-        try fixture.importCSV(productsCSV(prefix: "EX", count: count))
+        try await fixture.importCSV(productsCSV(prefix: "EX", count: count))
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/export", method: .get)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "text/csv; charset=utf-8")
             #expect(response.headers[.contentDisposition] == "attachment; filename=\"products.csv\"")
-            let copy = try ServerFixture()
+            let copy = try ServerFixture(engine: engine)
             defer { copy.remove() }
-            let summary = try copy.importCSV(response.text)
+            let summary = try await copy.importCSV(response.text)
             #expect(summary.rowsInserted == count && summary.rowsRejected == 0)
-            let imported = try Self.allProducts(copy.databasePath)
+            let imported = try await copy.allProducts()
             #expect(imported.count == count)
             // The original's missing columns come back as empty values, which an import keeps as "": the same to every reader.
-            let original = try Self.allProducts(fixture.databasePath)
+            let original = try await fixture.allProducts()
             #expect(imported.map(Self.blanksAsNull) == original.map(Self.blanksAsNull))
             #expect(imported.map(\.listPrice) == original.map(\.listPrice) && original.allSatisfy { $0.listPrice != nil })
         }
     }
 
     /// The page's download escapes what a spreadsheet would run as a formula, and imports back the same.
-    @Test func aSpreadsheetSafeExportEscapesFormulasAndImportsBack() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aSpreadsheetSafeExportEscapesFormulasAndImportsBack(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV("productId,title\nA1,\"=HYPERLINK(\"\"http://evil.example\"\")\"\nA2,@SUM(1+1)\nA3,Plain\n")
+        try await fixture.importCSV("productId,title\nA1,\"=HYPERLINK(\"\"http://evil.example\"\")\"\nA2,@SUM(1+1)\nA3,Plain\n")
         try await fixture.application().test(.router) { client in
             let safe = try await client.execute(uri: "/api/export?spreadsheet=safe", method: .get)
             #expect(safe.status == .ok)
             let lines = safe.text.split(whereSeparator: \.isNewline).dropFirst()
             #expect(lines.map { $0.prefix(8) } == ["A1,\"'=HY", "A2,'@SUM", "A3,Plain"], "\(safe.text)")
-            let copy = try ServerFixture()
+            let copy = try ServerFixture(engine: engine)
             defer { copy.remove() }
-            #expect(try copy.importCSV(safe.text).rowsRejected == 0)
-            #expect(try Self.allProducts(copy.databasePath).map(\.title) == Self.allProducts(fixture.databasePath).map(\.title))
+            #expect(try await copy.importCSV(safe.text).rowsRejected == 0)
+            let (copied, original) = (try await copy.allProducts(), try await fixture.allProducts())
+            #expect(copied.map(\.title) == original.map(\.title))
             for query in ["spreadsheet=yes", "spreadsheet=safe&format=json"] {
                 #expect(try await client.execute(uri: "/api/export?" + query, method: .get).status == .badRequest, "\(query)")
             }
@@ -57,23 +58,10 @@ import Testing
         return .object(members.map { $0.value == .string("") ? .init($0.key, .null) : $0 })
     }
 
-    /// Every product of the catalog at `path`, in productId order.
-    static func allProducts(_ path: String) throws -> [Product] {
-        let search = try ProductSearch(databasePath: path)
-        var products: [Product] = []
-        var cursor: KeysetCursor?
-        repeat {
-            let page = try search.page(prefix: "", listing: .variants, after: cursor, limit: 100)
-            products += page.products
-            cursor = page.nextCursor
-        } while cursor != nil
-        return products
-    }
-
-    @Test func theJSONExportHoldsEveryMatchInTheListsOrder() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func theJSONExportHoldsEveryMatchInTheListsOrder(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.importCSV(SearchFilterRouteTests.csv)
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/export?format=json&q=linen&color=navy&sort=-price", method: .get)
             #expect(response.status == .ok)
@@ -85,10 +73,10 @@ import Testing
         }
     }
 
-    @Test func anUnknownFormatIsA400NamingIt() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func anUnknownFormatIsA400NamingIt(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.importCSV(SearchFilterRouteTests.csv)
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/export?format=xlsx", method: .get)
             #expect(response.status == .badRequest)

@@ -35,7 +35,7 @@ import Testing
         defer { fixture.remove() }
         // A quoted CSV field carries any byte, control characters included.
         let csv = "productId,title,listPrice,salesPrice\nKEEP,Kept,1,\n\"\(rule.productId)\",Mug,\(rule.listPrice),\(rule.salesPrice)\n"
-        let summary = try fixture.importCSV(csv)
+        let summary = try await fixture.importCSV(csv)
         #expect(summary.rowsInserted == (rule.accepted ? 2 : 1))
         #expect(summary.rowsRejected == (rule.accepted ? 0 : 1))
 

@@ -6,7 +6,7 @@ import ProductCatalog
 import Testing
 @testable import CatalogServer
 
-@Suite struct ImportRouteTests {
+@Suite(.serialized) struct ImportRouteTests {
     /// 30,000 generated products, a row whose price is not one, and a productId that comes again.
     static func uploadCSV() -> String {
         var csv = productsCSV(prefix: "NEW", count: 30_000)
@@ -18,7 +18,7 @@ import Testing
     @Test func anUploadIsImportedWhileItsEventsArriveInOrderEndingWithTheSummary() async throws {
         let fixture = try ServerFixture(progressInterval: .milliseconds(1))
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "OLD", count: 5))
+        try await fixture.importCSV(productsCSV(prefix: "OLD", count: 5))
         try await fixture.application().test(.router) { client in
             let accepted = try await client.execute(uri: "/api/imports", method: .post, headers: csvUpload, body: ByteBuffer(string: Self.uploadCSV()))
             #expect(accepted.status == .accepted)
@@ -65,10 +65,10 @@ import Testing
 
     /// The importer writes rejected rows to a FIFO here, so it stops at the first one until the
     /// test reads them: a real import held mid-way, with no timing involved.
-    @Test func whileAnImportRunsAnotherIsRefusedAndSearchesSeeTheOldCatalog() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func whileAnImportRunsAnotherIsRefusedAndSearchesSeeTheOldCatalog(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "OLD", count: 3))
+        try await fixture.importCSV(productsCSV(prefix: "OLD", count: 3))
         let fifo = fixture.imports.rejectsPath(for: 1)
         #expect(mkfifo(fifo, 0o600) == 0)
         let drained = RejectsDrain(path: fifo)
@@ -113,10 +113,10 @@ import Testing
         }
     }
 
-    @Test func anUpsertWithDeleteMissingLeavesExactlyTheFilesProducts() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func anUpsertWithDeleteMissingLeavesExactlyTheFilesProducts(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 10))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 10))
         try await fixture.application().test(.router) { client in
             let refused = try await client.execute(uri: "/api/imports?deleteMissing=true", method: .post, headers: csvUpload,
                                                    body: ByteBuffer(string: productsCSV(prefix: "P", count: 2)))
@@ -148,8 +148,8 @@ import Testing
         }
     }
 
-    @Test func anEmptyUploadIsABadRequest() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func anEmptyUploadIsABadRequest(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/imports", method: .post, headers: csvUpload)
@@ -159,10 +159,10 @@ import Testing
         }
     }
 
-    @Test func aFileThatCannotBeImportedEndsWithAFailedEventAndTheCatalogUnchanged() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aFileThatCannotBeImportedEndsWithAFailedEventAndTheCatalogUnchanged(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "OLD", count: 2))
+        try await fixture.importCSV(productsCSV(prefix: "OLD", count: 2))
         try await fixture.application().test(.router) { client in
             let accepted = try await client.execute(uri: "/api/imports", method: .post, headers: csvUpload, body: ByteBuffer(string: "name,price\nMug,1\n"))
             #expect(accepted.status == .accepted)
@@ -174,12 +174,12 @@ import Testing
             #expect(try status.json()["status"] as? String == "failed")
             let rejects = try await client.execute(uri: "/api/imports/1/rejects", method: .get)
             #expect(rejects.status == .notFound)
-            #expect(try fixture.storedIds() == ["OLD-000", "OLD-001"])
+            #expect(try await fixture.storedIds() == ["OLD-000", "OLD-001"])
         }
     }
 
-    @Test func anImportThisServerDoesNotKnowIsA404() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func anImportThisServerDoesNotKnowIsA404(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             for uri in ["/api/imports/7", "/api/imports/7/events", "/api/imports/seven"] {
@@ -249,10 +249,10 @@ final class RejectsDrain: Sendable {
 }
 
 @Suite struct ImportPreviewRouteTests {
-    @Test func aPreviewShowsTheFormatAndFirstProductsAndChangesNothing() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aPreviewShowsTheFormatAndFirstProductsAndChangesNothing(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "OLD", count: 2))
+        try await fixture.importCSV(productsCSV(prefix: "OLD", count: 2))
         let csv = "Handle,Title,Option1 Name,Option1 Value,Variant Price\ntee,Tee,Size,S,10.00\ntee,,,M,12.00\n"
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/imports/preview", method: .post, headers: csvUpload, body: ByteBuffer(string: csv))
@@ -263,6 +263,6 @@ final class RejectsDrain: Sendable {
             let refused = try await client.execute(uri: "/api/imports/preview", method: .post, headers: [.contentType: "text/plain"], body: ByteBuffer(string: csv))
             #expect(refused.status == .unsupportedMediaType)
         }
-        #expect(try fixture.storedIds() == ["OLD-000", "OLD-001"])
+        #expect(try await fixture.storedIds() == ["OLD-000", "OLD-001"])
     }
 }

@@ -6,13 +6,13 @@ import Testing
 @testable import CatalogServer
 
 /// The routes behind the page's stars, type suggestions, variants, pictures and import checks.
-@Suite struct PageFeatureRouteTests {
+@Suite(.serialized) struct PageFeatureRouteTests {
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 40)
 
-    @Test func aStarIsListedFollowsARenameGoesWithADeleteAndSurvivesAnImportThatKeepsItsProduct() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aStarIsListedFollowsARenameGoesWithADeleteAndSurvivesAnImportThatKeepsItsProduct(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 5))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 5))
         try await fixture.application().test(.router) { client in
             func starred() async throws -> [String] { try await client.execute(uri: "/api/favorites", method: .get).productIds() }
             #expect(try await starred() == [])
@@ -32,7 +32,7 @@ import Testing
 
             // A replacing import keeps the stars of the products it keeps, and only those.
             try await client.execute(uri: "/api/favorites/Q-001", method: .put)
-            try fixture.importCSV(productsCSV(prefix: "P", count: 5))
+            try await fixture.importCSV(productsCSV(prefix: "P", count: 5))
             #expect(try await starred() == ["P-003"])
             #expect(try await client.execute(uri: "/api/favorites/P-003", method: .delete).status == .noContent)
             #expect(try await client.execute(uri: "/api/favorites/P-003", method: .delete).status == .noContent)
@@ -40,10 +40,10 @@ import Testing
         }
     }
 
-    @Test func theCatalogSummaryCountsProductsAndHandEditsUntilAReplacingImport() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func theCatalogSummaryCountsProductsAndHandEditsUntilAReplacingImport(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 4))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 4))
         try await fixture.application().test(.router) { client in
             func summary() async throws -> (Int?, Int?) {
                 let json = try await client.execute(uri: "/api/catalog", method: .get).json()
@@ -53,15 +53,15 @@ import Testing
             #expect(try await client.send("/api/products", .post, json: ["productId": "NEW-1", "title": "New"]).status == .created)
             #expect(try await client.execute(uri: "/api/products/P-000", method: .delete).status == .noContent)
             #expect(try await summary() == (4, 2))
-            try fixture.importCSV(productsCSV(prefix: "P", count: 3))
+            try await fixture.importCSV(productsCSV(prefix: "P", count: 3))
             #expect(try await summary() == (3, 0))
         }
     }
 
-    @Test func typesAreTheCatalogsMostUsedFirstAndFollowEdits() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func typesAreTheCatalogsMostUsedFirstAndFollowEdits(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV("productId,title,productType\nA,a,Mugs\nB,b,mugs\nC,c,Plates\nD,d,\nE,e,Mugs\n")
+        try await fixture.importCSV("productId,title,productType\nA,a,Mugs\nB,b,mugs\nC,c,Plates\nD,d,\nE,e,Mugs\n")
         try await fixture.application().test(.router) { client in
             func types() async throws -> [String] {
                 let json = try await client.execute(uri: "/api/catalog/types", method: .get).json()
@@ -76,10 +76,10 @@ import Testing
         }
     }
 
-    @Test func variantsAreTheProductsOfTheSameFamily() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func variantsAreTheProductsOfTheSameFamily(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV("productId,title,groupId\nTEE-S,Tee,TEE\nMUG,Mug,\nTEE-L,Tee,TEE\nCAP,Cap,CAPS\nTEE-M,Tee,TEE\n")
+        try await fixture.importCSV("productId,title,groupId\nTEE-S,Tee,TEE\nMUG,Mug,\nTEE-L,Tee,TEE\nCAP,Cap,CAPS\nTEE-M,Tee,TEE\n")
         try await fixture.application().test(.router) { client in
             let family = try await client.execute(uri: "/api/products/tee-m/variants", method: .get).productIds()
             #expect(family == ["TEE-L", "TEE-M", "TEE-S"])
@@ -90,10 +90,10 @@ import Testing
         }
     }
 
-    @Test func aPictureIsStoredBesideTheCatalogServedAndReplaced() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aPictureIsStoredBesideTheCatalogServedAndReplaced(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 2))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 2))
         try await fixture.application().test(.router) { client in
             func upload(_ bytes: [UInt8], type: String, to id: String = "P-001") async throws -> TestResponse {
                 try await client.execute(uri: "/api/products/\(id)/image", method: .put, headers: [.contentType: type], body: ByteBuffer(bytes: bytes))
@@ -139,10 +139,10 @@ import Testing
     static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 1, count: 20)
 
     /// A picture belongs to every product that shows it: one product letting go of it keeps it for the others.
-    @Test func aPictureSharedByTwoProductsStaysUntilNeitherShowsIt() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aPictureSharedByTwoProductsStaysUntilNeitherShowsIt(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 3))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 3))
         try await fixture.application().test(.router) { client in
             let uploaded = try await client.execute(uri: "/api/products/P-000/image", method: .put, headers: [.contentType: "image/png"],
                                                     body: ByteBuffer(bytes: Self.png))
@@ -166,10 +166,10 @@ import Testing
 
     /// Pictures no product shows are swept: after a batch, after a replacing import that drops
     /// their products, and whatever another program or a stopped server left in the folder.
-    @Test func picturesNoProductShowsAreSwept() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func picturesNoProductShowsAreSwept(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 4))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 4))
         let folder = fixture.imports.pictures.path
         @Sendable func files() throws -> Set<String> { Set(try FileManager.default.contentsOfDirectory(atPath: folder)) }
         try await fixture.application().test(.router) { client in
@@ -200,10 +200,10 @@ import Testing
     }
 
     /// Uploads for one product at once leave one picture, the one it shows.
-    @Test func concurrentUploadsLeaveOnlyThePictureShown() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func concurrentUploadsLeaveOnlyThePictureShown(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 1))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 1))
         try await fixture.application().test(.router) { client in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<6 {
@@ -223,10 +223,10 @@ import Testing
 
     /// A picture that fills the disk is a 507, and leaves nothing behind. (Needs a small file
     /// system mounted over the pictures folder: skipped where `mount` is not allowed.)
-    @Test func aPictureUploadOnAFullDiskIs507() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aPictureUploadOnAFullDiskIs507(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 1))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 1))
         let folder = fixture.imports.pictures.path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         guard Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder]) else { return }
@@ -252,8 +252,8 @@ import Testing
         return process.terminationStatus == 0
     }
 
-    @Test func aPictureOrAnEmptyFileIsNamedInThePagesWords() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aPictureOrAnEmptyFileIsNamedInThePagesWords(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let png = try await client.execute(uri: "/api/imports/preview", method: .post, headers: csvUpload, body: ByteBuffer(bytes: Self.png))

@@ -5,11 +5,11 @@ import ProductCatalog
 import Testing
 @testable import CatalogServer
 
-@Suite struct ProductRouteTests {
-    @Test func oneProductIsFoundByItsIdInAnyCase() async throws {
-        let fixture = try ServerFixture()
+@Suite(.serialized) struct ProductRouteTests {
+    @Test(arguments: TestEngine.available) func oneProductIsFoundByItsIdInAnyCase(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV("productId,title,listPrice,salesPrice,Material\nAB-1,Mug,12.5,9.99,Acme\n")
+        try await fixture.importCSV("productId,title,listPrice,salesPrice,Material\nAB-1,Mug,12.5,9.99,Acme\n")
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/products/ab-1", method: .get)
             #expect(response.status == .ok)
@@ -22,10 +22,10 @@ import Testing
         }
     }
 
-    @Test func anUnknownProductIsA404WithAJSONError() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func anUnknownProductIsA404WithAJSONError(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 2))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 2))
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/products/NOPE", method: .get)
             #expect(response.status == .notFound)
@@ -34,10 +34,10 @@ import Testing
         }
     }
 
-    @Test func aProductIdInThePathIsPercentDecoded() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aProductIdInThePathIsPercentDecoded(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV("productId,title\nA/B?1,slash\nÄ 1,umlaut\n")
+        try await fixture.importCSV("productId,title\nA/B?1,slash\nÄ 1,umlaut\n")
         try await fixture.application().test(.router) { client in
             let slash = try await client.execute(uri: "/api/products/a%2Fb%3F1", method: .get)
             #expect(try slash.json()["productId"] as? String == "A/B?1")
@@ -50,7 +50,7 @@ import Testing
     func aPathThatIsNotAProductIdIsABadRequest(path: String) async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 2))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 2))
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/products/\(path)", method: .get)
             #expect(response.status == .badRequest)
@@ -58,8 +58,8 @@ import Testing
         }
     }
 
-    @Test func anUnknownPathIsA404InTheSameJSONShape() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func anUnknownPathIsA404InTheSameJSONShape(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/nothing", method: .get)

@@ -5,11 +5,11 @@ import ProductCatalog
 import Testing
 @testable import CatalogServer
 
-@Suite struct ProductSearchRouteTests {
-    @Test func aPageHasTwentyProductsACursorAndTheCountOfAllMatches() async throws {
-        let fixture = try ServerFixture()
+@Suite(.serialized) struct ProductSearchRouteTests {
+    @Test(arguments: TestEngine.available) func aPageHasTwentyProductsACursorAndTheCountOfAllMatches(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "AB", count: 45) + productRows(prefix: "CD", count: 5))
+        try await fixture.importCSV(productsCSV(prefix: "AB", count: 45) + productRows(prefix: "CD", count: 5))
         try await fixture.application().test(.router) { client in
             var seen: [String] = []
             var uri = "/api/products?prefix=ab"
@@ -31,10 +31,10 @@ import Testing
         }
     }
 
-    @Test func qFindsProductIdsThenWordsAndAnEditIsFoundAtOnce() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func qFindsProductIdsThenWordsAndAnEditIsFoundAtOnce(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV("productId,title\nLIN-1,Wool Coat\nP1,Linen Shirt\nP2,Café Table\nP3,Linen Towel\n")
+        try await fixture.importCSV("productId,title\nLIN-1,Wool Coat\nP1,Linen Shirt\nP2,Café Table\nP3,Linen Towel\n")
         try await fixture.application().test(.router) { client in
             var seen: [String] = []
             var uri = "/api/products?q=lin&limit=2"
@@ -60,10 +60,10 @@ import Testing
         }
     }
 
-    @Test func theListWithoutAPrefixCountsTheWholeCatalogAndHonoursTheLimit() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func theListWithoutAPrefixCountsTheWholeCatalogAndHonoursTheLimit(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 130))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 130))
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/products?limit=100", method: .get)
             #expect(try response.json()["count"] as? Int == 130)
@@ -77,7 +77,7 @@ import Testing
     func aLimitOutsideOneToOneHundredIsRefused(limit: String) async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 3))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 3))
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/products?limit=\(limit)", method: .get)
             #expect(response.status == .badRequest)
@@ -85,10 +85,10 @@ import Testing
         }
     }
 
-    @Test func aCursorThatThisAPIDidNotMakeIsRefused() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aCursorThatThisAPIDidNotMakeIsRefused(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 3))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 3))
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/products?after=%2A%2A%2A", method: .get)
             #expect(response.status == .badRequest)
@@ -96,10 +96,10 @@ import Testing
         }
     }
 
-    @Test func percentAndUnderscoreInAPrefixAreOrdinaryCharacters() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func percentAndUnderscoreInAPrefixAreOrdinaryCharacters(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV("productId,title\na%b,one\na_c,two\nabc,three\naxc,four\n")
+        try await fixture.importCSV("productId,title\na%b,one\na_c,two\nabc,three\naxc,four\n")
         try await fixture.application().test(.router) { client in
             let percent = try await client.execute(uri: "/api/products?prefix=a%25", method: .get)
             #expect(try percent.productIds() == ["a%b"])
@@ -109,10 +109,10 @@ import Testing
         }
     }
 
-    @Test func theQueryIsReadAsBrowsersEncodeIt() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func theQueryIsReadAsBrowsersEncodeIt(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV("productId,title\nA B1,space\nA+B2,plus\nÄB3,umlaut\n")
+        try await fixture.importCSV("productId,title\nA B1,space\nA+B2,plus\nÄB3,umlaut\n")
         try await fixture.application().test(.router) { client in
             let space = try await client.execute(uri: "/api/products?prefix=a+b", method: .get)
             #expect(try space.productIds() == ["A B1"])
@@ -123,8 +123,8 @@ import Testing
         }
     }
 
-    @Test func withoutACatalogFileTheListIsEmpty() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func withoutACatalogFileTheListIsEmpty(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/api/products", method: .get)
@@ -136,10 +136,10 @@ import Testing
 }
 
 @Suite struct PrefixEdgeRouteTests {
-    @Test func aPrefixAtTheEdgesGetsAJSONAnswerNeverTheWholeCatalog() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aPrefixAtTheEdgesGetsAJSONAnswerNeverTheWholeCatalog(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV("productId,title\n@1,at\n[1,bracket\n_1,underscore\nab,x\n")
+        try await fixture.importCSV("productId,title\n@1,at\n[1,bracket\n_1,underscore\nab,x\n")
         try await fixture.application().test(.router) { client in
             let invalid = try await client.execute(uri: "/api/products?prefix=%FF", method: .get)
             #expect(invalid.status == .badRequest)
@@ -156,10 +156,10 @@ import Testing
 }
 
 @Suite struct LongQueryRouteTests {
-    @Test func aPastedQueryUsesItsFirstTenWordsSaysSoAndOnlyPastAThousandBytesIsRefused() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aPastedQueryUsesItsFirstTenWordsSaysSoAndOnlyPastAThousandBytesIsRefused(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV("productId,title\nL1,alpha bravo charlie delta echo foxtrot golf hotel india juliett\nL2,alpha bravo\n")
+        try await fixture.importCSV("productId,title\nL1,alpha bravo charlie delta echo foxtrot golf hotel india juliett\nL2,alpha bravo\n")
         try await fixture.application().test(.router) { client in
             let words = "alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike " + String(repeating: "x", count: 300)
             let pasted = try await client.execute(uri: "/api/products?q=" + words.replacingOccurrences(of: " ", with: "+"), method: .get)
@@ -176,10 +176,10 @@ import Testing
 }
 
 @Suite struct RankingRouteTests {
-    @Test func typosSortsAndHighlightsThroughTheAPI() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func typosSortsAndHighlightsThroughTheAPI(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV("productId,title,listPrice\nR1,Linen Shirt,30\nR2,Café Shirt Dress,10\nR3,Wool Coat,20\n")
+        try await fixture.importCSV("productId,title,listPrice\nR1,Linen Shirt,30\nR2,Café Shirt Dress,10\nR3,Wool Coat,20\n")
         try await fixture.application().test(.router) { client in
             let typo = try await client.execute(uri: "/api/products?q=shrit", method: .get)
             #expect(try typo.productIds() == ["R1", "R2"])

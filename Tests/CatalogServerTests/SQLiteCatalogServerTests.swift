@@ -7,11 +7,11 @@ import Testing
     @Test func aSearchSeesACatalogSwappedInByAnotherProcessWithoutBeingTold() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "OLD", count: 3))
+        try await fixture.importCSV(productsCSV(prefix: "OLD", count: 3))
         let before = try await fixture.store.page(SearchRequest("", byPrefix: true), after: nil, limit: 20)
         #expect(before.page.products.map(\.productId) == ["OLD-000", "OLD-001", "OLD-002"])
         // What `catalog import` in a shell does: a new file renamed over the one the store has open.
-        try fixture.importCSV(productsCSV(prefix: "NEW", count: 2))
+        try await fixture.importCSV(productsCSV(prefix: "NEW", count: 2))
         let after = try await fixture.store.page(SearchRequest("", byPrefix: true), after: nil, limit: 20)
         #expect(after.page.products.map(\.productId) == ["NEW-000", "NEW-001"])
         #expect(after.count == 2)
@@ -20,29 +20,29 @@ import Testing
     @Test func anEditAfterASwapIsWrittenToTheNewFile() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "OLD", count: 1))
+        try await fixture.importCSV(productsCSV(prefix: "OLD", count: 1))
         _ = try await fixture.store.add(Product(productId: "ADDED-1", title: "Before the swap"))
-        try fixture.importCSV(productsCSV(prefix: "NEW", count: 1))
+        try await fixture.importCSV(productsCSV(prefix: "NEW", count: 1))
         _ = try await fixture.store.add(Product(productId: "ADDED-2", title: "After the swap"))
-        #expect(try fixture.storedIds() == ["ADDED-2", "NEW-000"])
+        #expect(try await fixture.storedIds() == ["ADDED-2", "NEW-000"])
     }
 
-    @Test func anEditorRefusesToWriteThroughAFileThatWasReplaced() throws {
+    @Test func anEditorRefusesToWriteThroughAFileThatWasReplaced() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "OLD", count: 1))
+        try await fixture.importCSV(productsCSV(prefix: "OLD", count: 1))
         let editor = try CatalogEditor(databasePath: fixture.databasePath)
-        try fixture.importCSV(productsCSV(prefix: "NEW", count: 1))
+        try await fixture.importCSV(productsCSV(prefix: "NEW", count: 1))
         #expect(!editor.isCurrent)
         #expect(throws: EditError.self) { try editor.add(Product(productId: "LOST", title: "Would be lost")) }
-        #expect(try fixture.storedIds() == ["NEW-000"])
+        #expect(try await fixture.storedIds() == ["NEW-000"])
         #expect(!FileManager.default.fileExists(atPath: fixture.databasePath + "-journal"))
     }
 
     @Test func aCountFollowsAChangeAnotherProgramCommitsToTheSameFile() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 2))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 2))
         #expect(try await fixture.store.page(SearchRequest("p", byPrefix: true), after: nil, limit: 20).count == 2)
         // An update in place, as an upsert import does: same file, so only SQLite can tell.
         let other = try Connection(path: fixture.databasePath, mode: .readWrite)
@@ -55,7 +55,7 @@ import Testing
     @Test func countsFollowEditsWithoutReopening() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 2))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 2))
         #expect(try await fixture.store.page(SearchRequest("p", byPrefix: true), after: nil, limit: 20).count == 2)
         _ = try await fixture.store.add(Product(productId: "P-9", title: "Nine"))
         #expect(try await fixture.store.page(SearchRequest("p", byPrefix: true), after: nil, limit: 20).count == 3)

@@ -166,7 +166,7 @@ struct SchemaRouteTests {
     @Test func aFilterValueThatIsNotValidIsRefusedNamingTheParameter() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "A", count: 3))
+        try await fixture.importCSV(productsCSV(prefix: "A", count: 3))
         try await fixture.application().test(.router) { client in
             for (query, name) in [("minPrice=abc", "minPrice"), ("option=Length%3A", "option"), ("priceBasis=cheapest", "priceBasis"),
                                   ("onSale=yes", "onSale"), ("minPrice=9&maxPrice=3", "minPrice"),

@@ -7,16 +7,17 @@ import NIOHTTP1
 import Testing
 @testable import CatalogServer
 @testable import ProductCatalog
+@testable import ProductCatalogPostgres
 
 /// The attacks a page on another site, or a careless client, can make: each is refused and changes nothing.
-@Suite struct SecurityRouteTests {
+@Suite(.serialized) struct SecurityRouteTests {
 
     static let product = #"{"productId":"EVIL-1","title":"Planted"}"#
 
-    @Test func anotherSitesWritesAreRefusedWhateverTheirContentType() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func anotherSitesWritesAreRefusedWhateverTheirContentType(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 3))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 3))
         try await fixture.application().test(.router) { client in
             let attempts: [(String, HTTPRequest.Method, HTTPFields, String)] = [
                 ("/api/imports", .post, [.contentType: "application/x-www-form-urlencoded", .origin: "http://evil.example"], "productId\nX\n"),
@@ -34,15 +35,15 @@ import Testing
                 #expect(try response.errorFields().isEmpty)
             }
         }
-        #expect(try fixture.storedIds() == ["P-000", "P-001", "P-002"])
+        #expect(try await fixture.storedIds() == ["P-000", "P-001", "P-002"])
     }
 
     /// Another site must not frame the page (a framed page's clicks are same-origin requests):
     /// every answer, the page's, the API's and its errors alike, forbids it.
-    @Test func noAnswerMayBeFramedByAnotherPage() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func noAnswerMayBeFramedByAnotherPage(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 3))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 3))
         try await fixture.application().test(.router) { client in
             for (uri, method) in [("/", HTTPRequest.Method.get), ("/app.js", .get), ("/api/products", .get), ("/api/products/P-001", .get),
                                   ("/api/products/NOPE", .get), ("/api/nothing-here", .get), ("/api/products/P-001", .delete), ("/", .head)] {
@@ -71,8 +72,8 @@ import Testing
         #expect(open.refusal(method: .post, host: "shop.lan:8080", origin: "http://evil.example", fetchSite: nil)?.status == .forbidden)
     }
 
-    @Test func writesFromThePageItselfAreAccepted() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func writesFromThePageItselfAreAccepted(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             // The router test client names the server `localhost`, as a browser on the page would.
@@ -82,8 +83,8 @@ import Testing
         }
     }
 
-    @Test func bodiesOfTheWrongTypeAre415() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func bodiesOfTheWrongTypeAre415(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
         try await fixture.application().test(.router) { client in
             let form = try await client.execute(uri: "/api/imports", method: .post, headers: [.contentType: "multipart/form-data; boundary=x"], body: ByteBuffer(string: "productId\nX\n"))
@@ -97,10 +98,10 @@ import Testing
         }
     }
 
-    @Test func headAnswersWhereGetDoes() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func headAnswersWhereGetDoes(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 1))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 1))
         try await fixture.application().test(.router) { client in
             for uri in ["/", "/app.js", "/api/products", "/api/products/P-000"] {
                 let response = try await client.execute(uri: uri, method: .head)
@@ -110,10 +111,10 @@ import Testing
         }
     }
 
-    @Test func aJSONBodyOverTheLimitIs413AndHugeErrorsStaySmall() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aJSONBodyOverTheLimitIs413AndHugeErrorsStaySmall(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 1))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 1))
         try await fixture.application().test(.router) { client in
             let big = #"{"productId":"B","title":""# + String(repeating: "x", count: 3 << 20) + #""}"#
             let tooLarge = try await client.execute(uri: "/api/products", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: big))
@@ -156,19 +157,26 @@ import Testing
         }
     }
 
-    @Test func anEditDuringAnImportIsRefusedWithA409NotLost() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func anEditDuringAnImportIsRefusedWithA409NotLost(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 1))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 1))
         try await fixture.application().test(.router) { client in
+            // An import holds the catalog's import lock: a lock file beside a catalog file, an
+            // advisory lock of its session on PostgreSQL.
+            let session = engine == .postgres ? try await PostgresSession.open(try #require(fixture.location)) : nil
+            if let session, let location = fixture.location {
+                try await session.execute("SELECT pg_advisory_lock(\(PostgresSchema.lockKey(schema: location.schema)))", doing: "hold the import lock")
+            }
             do {
-                let lock = try ImportLock(importInto: fixture.databasePath)
+                let lock = engine == .sqlite ? try ImportLock(importInto: fixture.databasePath) : nil
                 let refused = try await client.send("/api/products", .post, json: ["productId": "HAND-1", "title": "By hand"])
                 #expect(refused.status == .conflict)
                 #expect(refused.headers[.retryAfter] != nil)
                 #expect(refused.text.contains("import"))
                 withExtendedLifetime(lock) {}
             }
+            await session?.close()
             let accepted = try await client.send("/api/products", .post, json: ["productId": "HAND-1", "title": "By hand"])
             #expect(accepted.status == .created)
         }
@@ -177,7 +185,7 @@ import Testing
     @Test func aSearchAnswersWhileAnotherProgramHoldsTheWriteLockAndAnEditGets503() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 3))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 3))
         let other = try Connection(path: fixture.databasePath, mode: .readWrite)
         try other.execute("BEGIN IMMEDIATE; INSERT INTO products (productId, title) VALUES ('OTHER', 'Uncommitted')")
         defer { try? other.execute("ROLLBACK") }
@@ -195,7 +203,7 @@ import Testing
     @Test func aReadOnlyCatalogRefusesEditsWith503AndStillAnswersSearches() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 2))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 2))
         #expect(chmod(fixture.databasePath, 0o444) == 0)
         try await fixture.application().test(.router) { client in
             let refused = try await client.send("/api/products", .post, json: ["productId": "HAND-1", "title": "By hand"])
@@ -220,8 +228,8 @@ import Testing
         }
     }
 
-    @Test func aStalledUploadIs408AndFreesTheSlot() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: TestEngine.available) func aStalledUploadIs408AndFreesTheSlot(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
         let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
         continuation.yield(ByteBuffer(string: "productId\n"))

@@ -21,7 +21,7 @@ import Testing
     @Test func hundredsOfIdleAndDribblingSocketsMakeRoomForAClientThatSendsItsRequest() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 3))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 3))
         let app = try buildApplication(configuration(folder: fixture.folder))
         try await app.test(.live) { client in
             let port = try #require(client.port)

@@ -18,7 +18,7 @@ import Testing
     func aStalledBodyIs408AndLeavesNoFile(path: String, method: HTTPRequest.Method, contentType: String) async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(productsCSV(prefix: "P", count: 1))
+        try await fixture.importCSV(productsCSV(prefix: "P", count: 1))
         let responder = buildRouter(store: fixture.store, imports: fixture.imports, maxUploadBytes: 1 << 30,
                                     uploadStallTimeout: .milliseconds(200)).buildResponder()
         let body = HeldBody()

@@ -13,7 +13,7 @@ import Testing
     @Test func aLocalInventoryFileIsUploadedFollowedAndSearchedByStore() async throws {
         let fixture = try ServerFixture(progressInterval: .milliseconds(1))
         defer { fixture.remove() }
-        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.importCSV(SearchFilterRouteTests.csv)
         try await fixture.application().test(.router) { client in
             let preview = try await client.execute(uri: "/api/imports/preview", method: .post, headers: csvUpload, body: ByteBuffer(string: Self.stock)).json()
             #expect((preview["stock"] as? [String: Any])?["format"] as? String == "google-local-inventory", "\(preview)")
@@ -65,7 +65,7 @@ import Testing
     @Test func rejectedRowsStopAStockUploadAsTheyStopTheCommandLine() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.importCSV(SearchFilterRouteTests.csv)
         try await fixture.application().test(.router) { client in
             _ = try await client.execute(uri: "/api/imports?kind=stock", method: .post, headers: csvUpload,
                                          body: ByteBuffer(string: "productId,store,quantity\nP1,Ost,2\n"))
@@ -83,7 +83,7 @@ import Testing
     @Test func aShopifyInventoryExportPreviewsAsStockOnly() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try fixture.importCSV(SearchFilterRouteTests.csv)
+        try await fixture.importCSV(SearchFilterRouteTests.csv)
         try await fixture.application().test(.router) { client in
             let csv = "Handle,Title,Option1 Name,Option1 Value,SKU,Location,Available (not editable),On hand (new)\ntee,Tee,Size,M,T-M,Shop,3,3\n"
             let preview = try await client.execute(uri: "/api/imports/preview", method: .post, headers: csvUpload, body: ByteBuffer(string: csv))

@@ -122,6 +122,14 @@ final class PostgresSession: Sendable {
     func close() async {
         try? await connection.close()
     }
+
+    /// A session released without ``close()`` (a task that outlived the engine it ran for, such as
+    /// a warm-up started after a request) closes its connection on the way out, rather than
+    /// leaving it open on the server until the process ends. The closing holds the connection.
+    deinit {
+        let connection = connection
+        connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
+    }
 }
 
 /// Runs `body` in a task and waits for it on the calling thread, which must not be one of the
