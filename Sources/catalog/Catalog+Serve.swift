@@ -10,8 +10,8 @@ extension Catalog {
             discussion: """
                 Open the printed address in a browser to search as you type, scroll through \
                 the products, import a CSV file while watching its progress, and add, edit or \
-                delete products. The JSON API is under /api/products and /api/imports (see the \
-                README). The server listens on 127.0.0.1 only, unless --host says otherwise. \
+                delete products. The JSON API is under /api (GET /api/schema lists what a search \
+                takes; docs/server.md describes it all). The server listens on 127.0.0.1 only, unless --host says otherwise. \
                 Stop it with Ctrl-C.
 
                 With --db postgres://…, several servers, on one machine or many, can serve one \

@@ -1,6 +1,6 @@
 /// The platform a product file comes from, recognised from its header.
 ///
-/// Each format maps the file with that platform's meaning (see the README's table): its key,
+/// Each format maps the file with that platform's meaning (see docs/feeds.md's table): its key,
 /// its variant rows, its prices. ``generic`` maps columns by name and alias, as any CSV.
 public enum FeedFormat: String, Sendable, CaseIterable, Equatable {
     case generic, google, meta, shopify, woocommerce, magento, squarespace, wix, etsy, prestashop, akeneo
