@@ -209,17 +209,15 @@ extension Catalog.Collections {
         @Option(help: "What separates the names in a value.")
         var separator = ","
 
-        @Option(help: "The catalog file, made by `catalog import`.")
-        var db = "catalog.sqlite"
+        @OptionGroup var database: DatabaseOptions
 
         func validate() throws {
             guard separator.count == 1 else { throw ValidationError("--separator is one character, such as , or ; or |.") }
         }
 
         func run() async throws {
-            _ = try DatabaseOptions.engine(for: db).keptCollections()
-            let (column, separator, db) = (column, Character(separator), db)
-            let made = try await Task.detached { try CatalogEditor(databasePath: db).collectionsFromColumn(column, separator: separator) }.value
+            let (column, separator) = (column, Character(separator))
+            let made = try await database.withCollections { try await $0.collectionsFromColumn(column, separator: separator) }
             Terminal.standardOutput.write("Put \(Formatting.count(made.added)) \(made.added == 1 ? "product" : "products") into \(Formatting.count(made.collections)) "
                 + "\(made.collections == 1 ? "collection" : "collections") (\(Formatting.count(made.created)) new) from the column \(column.visibleOnTerminal).\n")
         }

@@ -90,6 +90,10 @@ struct PostgresCollectionTests {
         let byHandle = try await catalog.importCollections(from: .file(path: handles), mode: .replace, rejectsPath: folder.path + "/rejects2.csv")
         note("by handle", [byHandle.added, byHandle.removed])
         note("autumn", try await catalog.members(of: "Autumn", after: nil, limit: 10))
+        let fromColumn = try await catalog.collectionsFromColumn("COLOR", separator: ",")
+        note("from column", [fromColumn.added, fromColumn.collections, fromColumn.created])
+        note("navy", try await catalog.members(of: "navy", after: nil, limit: 10))
+        await refusal("no column") { _ = try await catalog.collectionsFromColumn("tags", separator: ",") }
         try await state()
 
         // The members follow their products: a rename, a delete, a replacing import without one,
@@ -135,6 +139,8 @@ struct PostgresCollectionTests {
         #expect(inFile.contains("members: [\"A1\", \"A2\", \"a3\"]"), "\(inFile)")
         #expect(inFile.contains("members: [\"a3\", \"A1-new\", \"A4\"]") || inFile.contains("members: [\"A1-new\", \"a3\", \"A4\"]"), "\(inFile)")
         #expect(inFile.contains("autumn: [\"tee\", \"tee/Red/L\", \"tee/Red/M\"]"), "\(inFile)")
-        #expect(inFile.last == "collections: [\"Autumn\", \"Cheap linen\", \"Empty\"]", "\(inFile)")
+        #expect(inFile.contains("from column: [7, 3, 3]"), "\(inFile)")
+        #expect(inFile.contains("navy: [\"A1\", \"A2\"]"), "\(inFile)")
+        #expect(inFile.last == "collections: [\"Autumn\", \"Black\", \"Cheap linen\", \"Empty\", \"Navy\", \"Red\"]", "\(inFile)")
     }
 }

@@ -18,6 +18,9 @@ public protocol CollectionKeeping: CatalogEngine {
     func deleteCollection(_ name: String) async throws
     /// Puts `productIds` in a manual collection, or with `removing` takes them out.
     func changeCollection(_ name: String, adding productIds: [String], removing: Bool) async throws -> CollectionChange
+    /// Puts each product into the manual collections its `column` names, the values separated by
+    /// `separator`, making those the catalog lacks (see ``CatalogEditor/collectionsFromColumn(_:separator:)``).
+    func collectionsFromColumn(_ column: String, separator: Character) async throws -> ColumnCollections
     /// Puts the products a `collection,productId` file names into manual collections (see
     /// ``CollectionImporter``); rejected records go to `rejectsPath`, or by default beside the catalog file or the file read.
     func importCollections(from source: InputSource, mode: ImportMode, rejectsPath: String?) async throws -> CollectionImportSummary

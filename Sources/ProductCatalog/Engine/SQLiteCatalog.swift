@@ -162,6 +162,13 @@ public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping
         }
     }
 
+    public func collectionsFromColumn(_ column: String, separator: Character) async throws -> ColumnCollections {
+        let path = databasePath
+        return try await writing.run { editor in
+            try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.collectionsFromColumn(column, separator: separator) }
+        }
+    }
+
     public func importCollections(from source: InputSource, mode: ImportMode, rejectsPath: String?) async throws -> CollectionImportSummary {
         var importer = CollectionImporter(databasePath: databasePath, mode: mode)
         importer.rejectsPath = rejectsPath

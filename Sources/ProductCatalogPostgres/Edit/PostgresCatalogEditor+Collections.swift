@@ -103,6 +103,68 @@ extension PostgresCatalogEditor {
         }
     }
 
+    /// Puts each product into the manual collections its `column` (a field or an extra column,
+    /// ASCII case ignored) names, the values separated by `separator`, making those the catalog
+    /// lacks; values that cannot name a collection, and smart collections, are passed over. One
+    /// transaction, reading the products 1,000 at a time in productId order.
+    public func collectionsFromColumn(_ column: String, separator: Character) async throws -> ColumnCollections {
+        try await write { columns in
+            let wanted = (ProductField(rawValue: column)?.columnName ?? column).lowercased()
+            guard let name = columns[wanted], wanted != "productid" else {
+                // Named in the table's order, as feeds and the API name them: listPrice, not listPriceMilli.
+                let ordered = try await PostgresCatalogState.orderedColumns(self.session)
+                let shown = ordered.filter { $0.lowercased() != "productid" }.map { name in
+                    ProductField.allCases.first { $0.columnName.lowercased() == name.lowercased() }?.rawValue ?? name
+                }
+                throw EditError.collection(.noColumn(name: column, columns: shown))
+            }
+            var result = ColumnCollections()
+            /// By folded name: a manual collection's key, or nil for a smart one.
+            var known: [String: String?] = [:]
+            var after = ""
+            while true {
+                var page = PostgresStatement()
+                let last = page.bind(after)
+                page.sql = """
+                    SELECT \(PostgresSchema.key), \(PostgresSchema.quote(name))::text FROM products
+                    WHERE \(PostgresSchema.key) > \(last) AND coalesce(\(PostgresSchema.quote(name))::text, '') <> ''
+                    ORDER BY \(PostgresSchema.key) LIMIT 1000
+                    """
+                let rows = try await self.session.rows(page.query, doing: "read the column")
+                for row in rows {
+                    let cells = row.makeRandomAccess()
+                    let productKey = try cells[0].decode(String.self)
+                    after = productKey
+                    for value in try cells[1].decode(String.self).split(separator: separator) {
+                        guard case .success(let checked) = ProductCollection.checkedName(String(value)) else { continue }
+                        let key = checked.asciiLowercased
+                        if known[key] == nil {
+                            if let existing = try await self.storedCollection(checked) {
+                                known[key] = .some(existing.isManual ? key : nil)
+                            } else {
+                                var create = PostgresStatement()
+                                create.sql = "INSERT INTO \(PostgresSchema.collectionsTable) (\"nameKey\", name) VALUES (\(create.bind(key)), \(create.bind(checked)))"
+                                try await self.session.execute(create, doing: "make the collection")
+                                known[key] = .some(key)
+                                result.created += 1
+                            }
+                        }
+                        guard case .some(.some(let collection)) = known[key] else { continue }
+                        var add = PostgresStatement()
+                        add.sql = """
+                            INSERT INTO \(PostgresSchema.collectionMembersTable) ("collectionKey", "productKey")
+                            VALUES (\(add.bind(collection)), \(add.bind(productKey))) ON CONFLICT DO NOTHING RETURNING 1
+                            """
+                        result.added += try await self.session.rows(add.query, doing: "put the product in the collection").count
+                    }
+                }
+                if rows.count < 1000 { break }
+            }
+            result.collections = known.count
+            return result
+        }
+    }
+
     // MARK: - Reading within a write
 
     /// The collection named `name` as stored, if any.

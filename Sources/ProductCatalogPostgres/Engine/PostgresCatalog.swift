@@ -98,6 +98,10 @@ public actor PostgresCatalog: CatalogEngine, CollectionKeeping {
         try await writing { try await $0.changeCollection(name, adding: productIds, removing: removing) }
     }
 
+    public func collectionsFromColumn(_ column: String, separator: Character) async throws -> ColumnCollections {
+        try await writing { try await $0.collectionsFromColumn(column, separator: separator) }
+    }
+
     /// Reads the file on this task and writes each record in one transaction; rejected records go
     /// to a rejects file beside the file read (`…​.collection-rejects.csv`), as the summary says.
     public func importCollections(from source: InputSource, mode: ImportMode, rejectsPath: String?) async throws -> CollectionImportSummary {

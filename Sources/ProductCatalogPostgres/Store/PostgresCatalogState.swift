@@ -46,16 +46,19 @@ enum PostgresCatalogState {
 
     /// The live table's product columns (not its words) by lowercased name, as the table spells them.
     static func columns(_ session: PostgresSession) async throws -> [String: String] {
+        var names: [String: String] = [:]
+        for name in try await orderedColumns(session) where names[name.lowercased()] == nil {
+            names[name.lowercased()] = name
+        }
+        return names
+    }
+
+    /// The table's columns in their order, the word index's own left out.
+    static func orderedColumns(_ session: PostgresSession) async throws -> [String] {
         let rows = try await session.rows("""
             SELECT column_name FROM information_schema.columns
             WHERE table_schema = \(session.location.schema) AND table_name = \(PostgresSchema.table) ORDER BY ordinal_position
             """, doing: "read the catalog's columns")
-        var names: [String: String] = [:]
-        for row in rows {
-            let name = try row.makeRandomAccess()[0].decode(String.self)
-            if PostgresSchema.wordColumns.contains(name) { continue }
-            if names[name.lowercased()] == nil { names[name.lowercased()] = name }
-        }
-        return names
+        return try rows.map { try $0.makeRandomAccess()[0].decode(String.self) }.filter { !PostgresSchema.wordColumns.contains($0) }
     }
 }
