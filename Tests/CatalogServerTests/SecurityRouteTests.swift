@@ -176,6 +176,10 @@ import Testing
                 #expect(refused.text.contains("import"))
                 withExtendedLifetime(lock) {}
             }
+            // Released by the statement itself: a closed session's locks go only when the server notices.
+            if let session, let location = fixture.location {
+                try await session.execute("SELECT pg_advisory_unlock(\(PostgresSchema.lockKey(schema: location.schema)))", doing: "release the import lock")
+            }
             await session?.close()
             let accepted = try await client.send("/api/products", .post, json: ["productId": "HAND-1", "title": "By hand"])
             #expect(accepted.status == .created)
