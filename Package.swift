@@ -123,6 +123,7 @@ let package = Package(
                 .embedInCode("Page/outbox.js"),
                 .embedInCode("Page/pills.js"),
                 .embedInCode("Page/remove.js"),
+                .embedInCode("Page/schema.js"),
                 .embedInCode("Page/selection.js"),
                 .embedInCode("Page/sorting.js"),
                 .embedInCode("Page/state.js"),

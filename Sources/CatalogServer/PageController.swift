@@ -51,6 +51,7 @@ struct PageController<Context: RequestContext> {
             ("outbox.js", PackageResources.outbox_js),
             ("pills.js", PackageResources.pills_js),
             ("remove.js", PackageResources.remove_js),
+            ("schema.js", PackageResources.schema_js),
             ("selection.js", PackageResources.selection_js),
             ("sorting.js", PackageResources.sorting_js),
             ("state.js", PackageResources.state_js),

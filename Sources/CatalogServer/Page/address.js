@@ -4,8 +4,10 @@
 
 import { $ } from "./elements.js";
 import { state } from "./state.js";
+import { schema } from "./schema.js";
 
-const SORTS = ["relevance", "price", "-price", "title", "newest"];
+/** Filters the page keeps one value of though the API takes several: the page has one brand box. */
+const ONE_ON_THE_PAGE = new Set(["brand"]);
 /** True while the last entry was made by typing, so the next keystroke updates it instead of adding one. */
 let typing = false;
 
@@ -55,10 +57,11 @@ export function recordClosed() {
 export function viewOf(search = location.search) {
   const params = new URLSearchParams(search);
   const filters = {};
-  for (const name of Object.keys(state.list.filters)) filters[name] = params.getAll(name).filter((value) => value !== "");
-  // One value each for the price bounds and their basis, brand, on-sale, in-stock and collection.
-  for (const name of ["minPrice", "maxPrice", "priceBasis", "brand", "onSale", "inStock", "collection"]) filters[name] = filters[name].slice(0, 1);
-  const sort = SORTS.includes(params.get("sort")) ? params.get("sort") : "relevance";
+  for (const filter of schema.filters) {
+    const values = params.getAll(filter.name).filter((value) => value !== "");
+    filters[filter.name] = filter.values !== "many" || ONE_ON_THE_PAGE.has(filter.name) ? values.slice(0, 1) : values;
+  }
+  const sort = schema.sorts.some((each) => each.name === params.get("sort")) ? params.get("sort") : "relevance";
   return { query: params.get("q") ?? "", filters, sort, product: params.get("product") || null };
 }
 

@@ -30,7 +30,8 @@ import { wireFacets, showFilterBar } from "./facets.js";
 import { wireOutbox, refreshOutbox, sendWaiting, onResolve } from "./outbox.js";
 import { wireImport } from "./importer.js";
 import { viewOf, recordClosed, recordDepth, depthOf } from "./address.js";
-import { wireSorting, showSort, loadSorts } from "./sorting.js";
+import { wireSorting, showSort, showSorts } from "./sorting.js";
+import { loadSchema, filterNames } from "./schema.js";
 import { wireBulk } from "./bulk.js";
 import { wirePills } from "./pills.js";
 import { wireColumns } from "./columns.js";
@@ -144,7 +145,10 @@ async function start() {
     await search();
     await loadCollections();
   });
-  await loadSorts();
+  // The filters and sorts the page offers are the server's (GET /api/schema).
+  await loadSchema();
+  for (const name of filterNames()) state.list.filters[name] ??= [];
+  showSorts();
   await loadFavorites();
   const view = viewOf();
   showView(view, { searching: false });

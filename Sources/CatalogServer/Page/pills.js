@@ -6,24 +6,23 @@ import { $ } from "./elements.js";
 import { counted } from "./formats.js";
 import { request } from "./api.js";
 import { state } from "./state.js";
+import { schema } from "./schema.js";
 import { search, onNewSearch, onFirstPage } from "./list.js";
 import { showFilterBar, clearFilters } from "./facets.js";
 
-/** Each filter's label, by API parameter; a filter without a value to show (on sale) shows its label alone. */
-const LABELS = {
-  type: "Type", color: "Color", size: "Size", store: "In stock at", brand: "Brand",
-  minPrice: "Price from", maxPrice: "Price up to", priceBasis: "Prices compared", onSale: "On sale", inStock: "In stock",
-  collection: "Collection",
-};
-const FLAGS = new Set(["onSale", "inStock"]);
+/** Filters shown otherwise than as pills: the options, as chips of their own. */
+const NOT_PILLS = new Set(["option"]);
 const BASES = { effective: "as sold", list: "by list price" };
 
-/** The filters in use, in the order of LABELS: [{ name, value, text }]. */
+/**
+ * The filters in use, in the schema's order, each labelled as `GET /api/schema` names it; a flag
+ * (on sale) shows its label alone: [{ name, value, text }].
+ */
 function inUse() {
   const filters = state.list.filters;
-  return Object.keys(LABELS).flatMap((name) => (filters[name] || []).map((value) => ({
-    name, value,
-    text: FLAGS.has(name) ? LABELS[name] : `${LABELS[name]}: ${name === "priceBasis" ? BASES[value] || value : value}`,
+  return schema.filters.filter((filter) => !NOT_PILLS.has(filter.name)).flatMap((filter) => (filters[filter.name] || []).map((value) => ({
+    name: filter.name, value,
+    text: filter.values === "flag" ? filter.label : `${filter.label}: ${filter.name === "priceBasis" ? BASES[value] || value : value}`,
   })));
 }
 

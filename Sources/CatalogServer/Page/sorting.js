@@ -3,23 +3,14 @@
 import { $ } from "./elements.js";
 import { state } from "./state.js";
 import { search } from "./list.js";
-import { request } from "./api.js";
+import { schema } from "./schema.js";
 
 /** The sorts whose largest value comes first, as `GET /api/schema` describes them. */
 const descendingSorts = new Set();
 
-/**
- * Fills the sort menu with the sorts `GET /api/schema` lists (the one description the API and
- * the CLI read too), with their labels. Offline, the service worker answers with the schema it
- * kept; with none kept, the menu stays as it was.
- */
-export async function loadSorts() {
-  let schema;
-  try {
-    schema = await request("/api/schema");
-  } catch {
-    return;
-  }
+/** Fills the sort menu with the sorts `GET /api/schema` lists (the one description the API and the CLI read too), with their labels. */
+export function showSorts() {
+  if (schema.sorts.length === 0) return;
   $("sort").replaceChildren(...schema.sorts.map((sort) => new Option(sort.label, sort.name)));
   descendingSorts.clear();
   for (const sort of schema.sorts) if (sort.descending) descendingSorts.add(sort.name);

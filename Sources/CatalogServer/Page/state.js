@@ -7,11 +7,11 @@ export const state = {
     /** The order of the list: relevance, price, -price, title or newest. */
     sort: "relevance",
     /**
-     * Chosen filters, by API parameter: any of a field's values matches, fields combine with AND;
-     * the price bounds, their basis (from an address alone: a smart collection's), brand, on-sale,
-     * in-stock and collection (a manual one) hold at most one value each.
+     * Chosen filters, by API parameter, one list each for the filters `GET /api/schema` lists
+     * (filled when the page starts): any of a filter's values matches, filters combine with AND;
+     * those of one value hold at most one, and so does brand (the page has one brand box).
      */
-    filters: { type: [], color: [], size: [], option: [], store: [], brand: [], minPrice: [], maxPrice: [], priceBasis: [], onSale: [], inStock: [], collection: [] },
+    filters: {},
     cursor: null,
     hasMore: false,
     loading: false,

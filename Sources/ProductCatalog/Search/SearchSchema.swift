@@ -32,11 +32,11 @@ public enum SearchSchema {
             maxValues: 100, maxBytes: ProductRules.maxProductIdBytes,
             read: { filters, value in filters.stores.append(value) },
             written: { $0.stores }),
-        .price("minPrice", option: "min-price", label: "Lowest price",
+        .price("minPrice", option: "min-price", label: "Price from",
                help: "Only products selling for at least this much, such as 10 or 9.99 (any currency).", \.minPrice),
-        .price("maxPrice", option: "max-price", label: "Highest price", help: "Only products selling for at most this much.", \.maxPrice),
+        .price("maxPrice", option: "max-price", label: "Price up to", help: "Only products selling for at most this much.", \.maxPrice),
         FilterDescription(
-            name: "priceBasis", option: "list-price", label: "Price compared", field: .listPrice, arity: .one, valueName: nil,
+            name: "priceBasis", option: "list-price", label: "Prices compared", field: .listPrice, arity: .one, valueName: nil,
             help: "Which price the lowest and highest price look at: effective, what the product sells for (its sale price when it has one, the default), or list, its list price.",
             allowed: SearchFilters.PriceBasis.allCases.map(\.rawValue), flagValue: SearchFilters.PriceBasis.list.rawValue,
             read: { (filters: inout SearchFilters, value: String) throws(FilterProblem) in
