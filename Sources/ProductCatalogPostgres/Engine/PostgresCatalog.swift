@@ -8,8 +8,8 @@ import ProductCatalog
 /// Every statement reads the table as it is, so an import's swap (by this process or any other)
 /// shows at the next request, and several `catalog serve` processes can serve one catalog. A
 /// connection that fails is dropped and opened again at the next request. Counts stop at
-/// ``ProductSearch/queryCountCap`` for every search, prefixes included: an exact count of ten
-/// million rows takes the server a second.
+/// ``ProductSearch/queryCountCap`` for every search, prefixes included (an exact count of ten
+/// million rows takes the server a second), except a manual collection alone, which its members bound.
 public actor PostgresCatalog: CatalogEngine, CollectionKeeping {
     public let location: PostgresLocation
     public nonisolated let imagesFolder: String
@@ -26,10 +26,15 @@ public actor PostgresCatalog: CatalogEngine, CollectionKeeping {
 
     public func page(_ request: SearchRequest, after cursor: KeysetCursor?, limit: Int) async throws -> (page: SearchPage, count: Int, complete: Bool) {
         let cap = ProductSearch.queryCountCap
+        // A manual collection alone is counted exactly, as a catalog file counts it from its kept
+        // count: its members bound the count.
+        var others = request.filters
+        others.collection = nil
+        let collectionAlone = request.filters.collection != nil && others.isEmpty && ProductRules.trimmed(request.text).isEmpty
         return try await reading((SearchPage(products: [], nextCursor: nil), 0, true)) { search in
             let page = try await search.page(request, after: cursor, limit: limit)
-            let count = try await search.count(request, upTo: cap + 1)
-            return (page, min(count, cap), count <= cap)
+            let count = try await search.count(request, upTo: collectionAlone ? nil : cap + 1)
+            return (page, collectionAlone ? count : min(count, cap), collectionAlone || count <= cap)
         }
     }
 
