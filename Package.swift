@@ -131,7 +131,7 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
-        // What the test targets share: reading a child process's output.
+        // What the test targets share: reading a child process's output, a seeded random generator.
         .target(
             name: "TestSupport",
             path: "Tests/TestSupport",
@@ -158,6 +158,7 @@ let package = Package(
                 "CatalogServer",
                 "ProductCatalog",
                 "ProductCatalogPostgres",
+                "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import ProductCatalog
 import ProductCatalogPostgres
 import Testing
+import TestSupport
 @testable import CatalogServer
 
 /// `GET /api/schema` lists every filter and sort of their one description (``SearchSchema``), and
@@ -22,7 +23,7 @@ struct SchemaRouteTests {
 
     /// 80 products with values drawn from a few of each, some empty, prices in cents.
     static func rows(seed: UInt64) -> [Row] {
-        var random = SplitMix(state: seed)
+        var random = SeededRandomGenerator(seed: seed)
         func pick(_ values: [String]) -> String { values[Int(random.next() % UInt64(values.count))] }
         return (0..<80).map { index in
             let list = 500 + Int(random.next() % 5_000)
@@ -177,18 +178,5 @@ struct SchemaRouteTests {
                 #expect(try answer.errorFields().keys.contains(name), "\(query): \(answer.text)")
             }
         }
-    }
-}
-
-/// SplitMix64: the same seed gives the same rows on every run.
-private struct SplitMix {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// Random bytes, not CSV: the reader must end, stay in its memory bounds, and what it read must
 /// survive being written back out as CSV and read again.

@@ -1,5 +1,6 @@
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// Random records, written by ``ReferenceCSVWriter`` and read back in random chunk sizes, must
 /// come back byte for byte, at the lines and byte offsets where they were written.

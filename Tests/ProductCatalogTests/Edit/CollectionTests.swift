@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// Collections: manual ones through edits, upserts, deletes and replacing imports against a model
 /// of their members; the collection filter against the model with queries, filters and sorts;

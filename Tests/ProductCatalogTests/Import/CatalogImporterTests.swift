@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 @Suite struct CatalogImporterTests {
     @Test func importsKnownFieldsExtrasAndExactPrices() throws {

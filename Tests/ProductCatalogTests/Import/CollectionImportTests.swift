@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// `collection,productId` files against a model: rows put in, already there, rejected with their
 /// line and reason; replace and upsert; and round trips through the members' and the products' exports.

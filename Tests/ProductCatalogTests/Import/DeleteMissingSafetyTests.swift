@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// An upsert with `deleteMissing` deletes only what its file truly omits: never a product whose
 /// row was rejected, never everything for an empty file, never more than its limit.

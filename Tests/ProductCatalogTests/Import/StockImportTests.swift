@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// Stock by store: each format read against a plain model of its documented rules, rejects with
 /// their lines, replace and upsert, the stock following its products, and the filters against a model.

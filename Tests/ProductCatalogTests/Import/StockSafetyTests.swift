@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// A stock file is read as a product file is: the same refusals of a file that keeps nothing, the
 /// same limit on rejected rows, the same header, text and read-only rules.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// Listing families against its model: on random catalogs whose families are scattered in
 /// productId order, every search (words, typos, productId starts, filters, each sort) read page by

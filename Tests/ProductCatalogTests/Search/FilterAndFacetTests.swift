@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// Filters narrow a search; facets count its types, colors and sizes. Both checked against a
 /// plain model of the documented rules, and the counts against SQL's own GROUP BY.

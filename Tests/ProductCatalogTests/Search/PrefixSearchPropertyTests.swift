@@ -1,5 +1,6 @@
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// Prefix search against a plain model: fold ASCII letters, keep the ids that start with the
 /// folded prefix, sort them by folded bytes. Every page of every search must follow it exactly.

@@ -1,5 +1,6 @@
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// The one description of a search's filters: every filter it lists reads its values into
 /// ``SearchFilters`` and writes them back, and a saved search's parameters round-trip through it.

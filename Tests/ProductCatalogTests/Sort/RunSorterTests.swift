@@ -1,5 +1,6 @@
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 @Suite struct RunSorterTests {
     /// Rows `id,line` in arenas of `perArena` rows, spilled through a sorter that merges every

@@ -1,5 +1,6 @@
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 @Suite struct SpillFileTests {
     private enum Item: Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// The sort lists (``SortLists``) against a naive model: keys in the sort's order, blocks read
 /// back from any position, and sorted pages through changes, a rebuild and an old layout.

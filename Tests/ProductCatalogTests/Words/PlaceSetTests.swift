@@ -1,5 +1,6 @@
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// The bitmap of changed places against a plain set, on random places (word boundaries, a set
 /// grown in any order, places asked past its end and below zero).

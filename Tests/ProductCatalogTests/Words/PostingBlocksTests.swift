@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable @_spi(WordIndex) import ProductCatalog
 
 /// The word index's lists in blocks against a naive model: every list read back whole, and every

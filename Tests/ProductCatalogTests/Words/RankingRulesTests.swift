@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable @_spi(WordIndex) import ProductCatalog
 
 /// The word search over the catalog's own index against a model of the ranking rules: for random

@@ -1,5 +1,6 @@
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// The typo dictionary's walk against a naive model: every term's edit distance to the word
 /// (``TypoSearchTests/distances(_:_:)``), on random vocabularies dense with near neighbours.

@@ -2,6 +2,7 @@ import FeedGenerator
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable @_spi(WordIndex) import ProductCatalog
 
 /// Typo tolerance: matches one or two edits away, after every tier without typos, fewest first.

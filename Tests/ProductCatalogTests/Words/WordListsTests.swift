@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable @_spi(WordIndex) import ProductCatalog
 
 /// A replacing import's word index against a naive inverted index of the catalog it made: every

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable @_spi(WordIndex) import ProductCatalog
 
 /// A word's source (the union of its alternatives' lists, each row with how well it matches)

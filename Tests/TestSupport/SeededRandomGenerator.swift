@@ -2,14 +2,14 @@
 ///
 /// The same seed gives the same sequence on every run and platform (SplitMix64, the algorithm of
 /// Steele, Lea and Flood, as in `java.util.SplittableRandom`).
-struct SeededRandomGenerator: RandomNumberGenerator {
+public struct SeededRandomGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
