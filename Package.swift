@@ -144,7 +144,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProductCatalogPostgresTests",
-            dependencies: ["ProductCatalogPostgres", "ProductCatalog", "FeedGenerator"],
+            dependencies: ["ProductCatalogPostgres", "ProductCatalog", "FeedGenerator", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -24,8 +24,8 @@ extension Catalog {
                 The stock is written in one transaction: searches see the old stock until it \
                 commits, and an interrupted import leaves it as it was. Find products by store \
                 with `catalog search --store NAME` or `--in-stock`; a product whose own quantity \
-                is empty counts the sum over its stores. Stock by store is kept in catalog files, \
-                not in PostgreSQL.
+                is empty counts the sum over its stores. Catalog files and PostgreSQL catalogs \
+                keep stock by store alike.
                 """)
 
         @Argument(help: "The stock file to import: a path, - for standard input, or an http:// or https:// URL; gzip is decompressed.")
@@ -40,7 +40,7 @@ extension Catalog {
         @Option(help: "The file's text encoding: utf8, latin1 or windows-1252.")
         var encoding: TextEncoding = .utf8
 
-        @Option(help: "Where to write rejected rows (default: <db>.stock-rejects.csv).")
+        @Option(help: "Where to write rejected rows (default: <db>.stock-rejects.csv; for PostgreSQL, <database>.stock-rejects.csv in this folder).")
         var rejects: String?
 
         @Option(help: "Stop, leaving the stock unchanged, after this many rejected rows.")

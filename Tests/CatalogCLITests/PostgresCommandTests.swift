@@ -74,16 +74,20 @@ struct PostgresCommandTests {
         #expect(try JSONDecoder().decode(SearchPage.self, from: Data(searched.standardOutput.utf8)).products.map(\.productId).sorted() == [ids[0], ids[1]].sorted())
         let exported = try catalog.run(["collections", "export", "--db", db])
         #expect(exported.standardOutput.contains("Summer,\(ids[0])"), "\(exported.standardOutput)")
-        // What the engine does not keep, every command says so from that fact.
-        try "productId,store,quantity\nA1,Berlin,3\n".write(toFile: catalog.directory + "/stock.csv", atomically: true, encoding: .utf8)
-        for arguments in [["import-stock", "stock.csv"], ["export", "", "--stock"]] {
-            let refused = try catalog.run(arguments + ["--db", db])
-            #expect(refused.status == 1 && refused.standardError.contains("keeps no stock by store"), "\(arguments): \(refused.standardError)")
-        }
         // Sorted as a catalog file sorts: the same file imported into one lists the same products.
         #expect(try catalog.run(["import", "feed.csv", "--db", "catalog.sqlite"]).status == 0)
+        // Stock by store is kept on PostgreSQL as in a file: imported, searched by store, exported.
+        let stock = "productId,store,quantity\n\(ids[0]),Berlin,3\n\(ids[1]),berlin,0\n\(ids[1]),Paris,2\n\(ids[2]),Paris,x\nNOPE,Paris,1\n"
+        try stock.write(toFile: catalog.directory + "/stock.csv", atomically: true, encoding: .utf8)
+        for database in [db, "catalog.sqlite"] {
+            let imported = try catalog.run(["import-stock", "stock.csv", "--db", database])
+            #expect(imported.status == 0 && imported.standardOutput.contains("written: 3, rejected: 2"), "\(imported.standardOutput) \(imported.standardError)")
+            #expect(imported.standardOutput.contains(".stock-rejects.csv"), "\(imported.standardOutput)")
+        }
         for arguments in [["search", "a", "--sort", "price", "--json"], ["search", "jacket", "--sort=-price", "--json", "--limit", "7"],
-                          ["export", "a", "--sort", "title"], ["export", "", "--sort", "newest"]] {
+                          ["export", "a", "--sort", "title"], ["export", "", "--sort", "newest"],
+                          ["search", "", "--store", "paris", "--json"], ["search", "", "--in-stock", "--json", "--limit", "30"],
+                          ["export", "", "--stock", "--sort", "title"], ["export", "", "--store", "Berlin"]] {
             let onServer = try catalog.run(arguments + ["--db", db])
             let inFile = try catalog.run(arguments + ["--db", "catalog.sqlite"])
             #expect(onServer.status == 0 && !onServer.standardOutput.isEmpty, "\(arguments): \(onServer.standardError)")

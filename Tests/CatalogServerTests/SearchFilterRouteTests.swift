@@ -45,14 +45,16 @@ import Testing
         }
     }
 
-    /// Stock by store: catalog files keep it (PostgreSQL does not yet; ``SchemaRouteTests`` checks it says so).
-    @Test func storesFilterAndEachPageAndProductSaysItsStock() async throws {
-        let fixture = try ServerFixture()
+    /// Stock by store, on both engines: the store and in-stock filters, each page's stock, a product's, the stores, their counts.
+    @Test(arguments: TestEngine.available) func storesFilterAndEachPageAndProductSaysItsStock(engine: TestEngine) async throws {
+        let fixture = try ServerFixture(engine: engine)
         defer { fixture.remove() }
         try await fixture.importCSV(Self.csv)
-        var importer = StockImporter(databasePath: fixture.databasePath)
+        var importer = try fixture.store.keptStock().stockImporter(mode: .replace)
         importer.reading.chunkSize = 64
-        _ = try importer.run(source: InputSource.bytes(Array("productId,store,quantity\nP1,Mitte,2\nP1,Ost,0\nP3,Ost,5\n".utf8)).open())
+        let job = importer.start(input: InputSource.bytes(Array("productId,store,quantity\nP1,Mitte,2\nP1,Ost,0\nP3,Ost,5\n".utf8)))
+        for await _ in job.progress {}
+        _ = try await job.summary
         try await fixture.application().test(.router) { client in
             func found(_ query: String) async throws -> String {
                 let response = try await client.execute(uri: "/api/products?" + query, method: .get)
@@ -74,6 +76,11 @@ import Testing
             #expect(try await client.execute(uri: "/api/products/P9/stock", method: .get).status == .notFound)
             let stores = try await client.execute(uri: "/api/catalog/stores", method: .get).json()
             #expect(stores["stores"] as? [String] == ["Mitte", "Ost"])
+            for query in ["", "q=shirt", "store=ost"] {
+                let facets = try await client.execute(uri: "/api/facets?" + query, method: .get).json()
+                let counted = ((facets["store"] as? [String: Any])?["values"] as? [[String: Any]])?.map { "\($0["value"] ?? "") \($0["count"] ?? "")" }
+                #expect(counted == (query == "store=ost" ? ["Ost 1"] : ["Mitte 1", "Ost 1"]), "\(query): \(facets)")
+            }
             let bad = try await client.execute(uri: "/api/products?inStock=maybe", method: .get)
             #expect(bad.status == .badRequest)
             #expect(try bad.errorFields()["inStock"] != nil)

@@ -1,5 +1,3 @@
-import ProductCatalog
-
 /// One reading connection of ``SQLiteCatalog`` and what it caches; lives on one of its reading queues.
 struct SQLiteReader {
     let databasePath: String

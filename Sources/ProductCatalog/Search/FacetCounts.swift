@@ -62,6 +62,19 @@ public struct FacetCounts: Sendable, Equatable {
         public var values: [ValueCount]
         /// Products in stock at the stores not among `values`, once per store.
         public var other: Int
+
+        /// The `top` stores of `counts` (products in stock at each store, stores differing only in
+        /// ASCII case counted as one, spelled as the first) and the products at the others.
+        public init(tallying counts: some Sequence<(store: String, products: Int)>, top: Int = 10) {
+            var tally = FacetTally()
+            for (store, products) in counts { tally.add(store, count: products) }
+            self = tally.stores(top: top)
+        }
+
+        init(values: [ValueCount], other: Int) {
+            self.values = values
+            self.other = other
+        }
     }
 
     public init(facets: [Facet], counted: Int, isComplete: Bool, stores: StoreCounts? = nil, options: [OptionFacet] = []) {
@@ -89,15 +102,21 @@ extension FacetCounts {
     /// Tallies the type, color and size of each product counted (in the order of ``fields``),
     /// then its options (``ProductOptions/text``) when a row has one more value, keeping the
     /// `top` values of each.
-    public init(tallying rows: [[String?]], top: Int = 10, isComplete: Bool) {
+    /// With `keepsStock`, the value after the options is the stores the product is in stock at,
+    /// separated by U+001F (which no store's name holds), and the stores are counted too.
+    public init(tallying rows: [[String?]], top: Int = 10, isComplete: Bool, keepsStock: Bool = false) {
         var tallies = Array(repeating: FacetTally(), count: Self.fields.count)
         var options = OptionTally()
+        var stores = FacetTally()
         for row in rows {
             for (index, value) in row.prefix(tallies.count).enumerated() { tallies[index].add(value) }
             if row.count > tallies.count { options.add(row[tallies.count]) }
+            if keepsStock, row.count > tallies.count + 1, let held = row[tallies.count + 1] {
+                for store in held.split(separator: "\u{1F}") { stores.add(String(store)) }
+            }
         }
         self.init(facets: zip(Self.fields, tallies).map { $1.facet($0, top: top) }, counted: rows.count, isComplete: isComplete,
-                  options: options.facets(top: top))
+                  stores: keepsStock ? stores.stores(top: top) : nil, options: options.facets(top: top))
     }
 
     /// These counts with the options of `rows` (each a product's stored options), counted among

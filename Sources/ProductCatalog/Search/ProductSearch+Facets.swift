@@ -116,12 +116,7 @@ extension ProductSearch {
                 other: sorted.dropFirst(top).reduce(0) { $0 + $1.count },
                 withoutValue: without[field.rawValue] ?? 0)
         }
-        var stores: FacetCounts.StoreCounts?
-        if let counts = try StockTable.storeCounts(connection) {
-            var tally = FacetTally()
-            for (store, products) in counts { tally.add(store, count: products) }
-            stores = tally.stores(top: top)
-        }
+        let stores = try StockTable.storeCounts(connection).map { FacetCounts.StoreCounts(tallying: $0, top: top) }
         return FacetCounts(facets: facets, counted: total, isComplete: true, stores: stores).withOptions(of: try wholeCatalogOptions(top: top, cap: cap))
     }
 

@@ -59,13 +59,18 @@ enum StockTable {
     }
 
     /// The products in stock at each store, from ``storesTable`` (counted, in a file written
-    /// before it existed); nil for a catalog without stock.
+    /// before it existed); nil for a catalog without stock. Each store is spelled as the first
+    /// product in stock there, in productId order, spells it (one seek of the partial index per
+    /// store), as ``stores(_:)`` lists it.
     static func storeCounts(_ connection: Connection) throws -> [(store: String, products: Int)]? {
         guard try exists(connection) else { return nil }
         let kept = try connection.hasTable(storesTable)
         let statement = try connection.prepare(kept
-            ? "SELECT store, products FROM \(storesTable) WHERE products > 0"
-            : "SELECT store, count(*) FROM \(table) WHERE quantity > 0 GROUP BY store")
+            ? """
+              SELECT (SELECT s.store FROM \(table) s WHERE s.store = t.store AND s.quantity > 0 ORDER BY s.productId LIMIT 1), t.products
+              FROM \(storesTable) t WHERE t.products > 0
+              """
+            : "SELECT min(store), count(*) FROM \(table) WHERE quantity > 0 GROUP BY store")
         var counts: [(store: String, products: Int)] = []
         while try statement.step() { counts.append((statement.text(at: 0) ?? "", Int(statement.int64(at: 1)))) }
         return counts

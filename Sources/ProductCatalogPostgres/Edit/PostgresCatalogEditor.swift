@@ -191,10 +191,15 @@ public final class PostgresCatalogEditor: Sendable {
         try await session.execute(statement, doing: "record the edit")
     }
 
-    /// Moves a star and the product's places in collections to its new productId, or drops them with the product.
+    /// Moves a star, the product's places in collections and its stock to its new productId, or
+    /// drops them with the product.
     private func moveFavorite(from old: String, to new: String?) async throws {
         guard new?.asciiLowercased != old.asciiLowercased else { return }
-        for table in [PostgresSchema.favoritesTable, PostgresSchema.collectionMembersTable] {
+        var tables = [PostgresSchema.favoritesTable, PostgresSchema.collectionMembersTable]
+        if try await session.scalar(PostgresQuery(unsafeSQL: "SELECT to_regclass('\(PostgresSchema.stockTable)') IS NOT NULL"), as: Bool.self, doing: "look for the stock") == true {
+            tables.append(PostgresSchema.stockTable)
+        }
+        for table in tables {
             var statement = PostgresStatement()
             let oldKey = statement.bind(old.asciiLowercased)
             if let new {
@@ -202,7 +207,7 @@ public final class PostgresCatalogEditor: Sendable {
             } else {
                 statement.sql = "DELETE FROM \(table) WHERE \"productKey\" = \(oldKey)"
             }
-            try await session.execute(statement, doing: "move the star and the collections")
+            try await session.execute(statement, doing: "move the star, the collections and the stock")
         }
     }
 

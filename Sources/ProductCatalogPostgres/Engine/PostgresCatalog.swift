@@ -2,15 +2,15 @@ import Foundation
 import ProductCatalog
 
 /// A catalog on a PostgreSQL server as an engine: one connection for searches, one for edits.
-/// It keeps products and collections (``CollectionKeeping``), not yet stock by store (it is not
-/// ``StockKeeping``), and the interfaces say so.
+/// It keeps products, collections (``CollectionKeeping``) and stock by store (``StockKeeping``),
+/// with the answers a catalog file gives.
 ///
 /// Every statement reads the table as it is, so an import's swap (by this process or any other)
 /// shows at the next request, and several `catalog serve` processes can serve one catalog. A
 /// connection that fails is dropped and opened again at the next request. Counts stop at
 /// ``ProductSearch/queryCountCap`` for every search, prefixes included (an exact count of ten
 /// million rows takes the server a second), except a manual collection alone, which its members bound.
-public actor PostgresCatalog: CatalogEngine, CollectionKeeping {
+public actor PostgresCatalog: CatalogEngine, CollectionKeeping, StockKeeping {
     public let location: PostgresLocation
     public nonisolated let imagesFolder: String
     /// The URL without its password.
@@ -132,6 +132,19 @@ public actor PostgresCatalog: CatalogEngine, CollectionKeeping {
     private static func rejectsPath(for source: InputSource) -> String {
         if source.kind == .file { return source.description + ".collection-rejects.csv" }
         return NSTemporaryDirectory() + "collections-\(UInt64.random(in: 0...UInt64.max)).collection-rejects.csv"
+    }
+
+    public func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]] {
+        try await reading([:]) { try await $0.stock(of: productIds) }
+    }
+
+    public func stores() async throws -> [String] {
+        try await reading([]) { try await $0.stores() }
+    }
+
+    /// A ``StockImporter`` into this catalog's stock (see ``PostgresStockSink``).
+    public nonisolated func stockImporter(mode: ImportMode) -> StockImporter {
+        StockImporter(mode: mode) { [location] in PostgresStockSink(location: location) }
     }
 
     public func productCount() async throws -> Int {

@@ -8,7 +8,7 @@ import ProductCatalog
 /// Every page reads the rows as they were at the first statement. The transaction holds the
 /// table's shared lock, so an import's swap (a rename that needs the table to itself) waits for
 /// the snapshot to end, up to its lock timeout.
-final class PostgresSnapshot: CollectionSnapshot {
+final class PostgresSnapshot: CollectionSnapshot, StockSnapshot {
     /// nil when there was no catalog to read: a snapshot of nothing.
     private let search: PostgresProductSearch?
 
@@ -46,6 +46,12 @@ final class PostgresSnapshot: CollectionSnapshot {
     func members(of name: String, after productId: String?, limit: Int) async throws -> [String] {
         guard let search else { return [] }
         return try await search.members(of: name, after: productId, limit: limit)
+    }
+
+    /// The stock of `productIds` by store, in the snapshot.
+    func stock(of productIds: [String]) async throws -> [String: [StoreQuantity]] {
+        guard let search else { return [:] }
+        return try await search.stock(of: productIds)
     }
 
     /// Ends the transaction (it only read) and closes the connection.

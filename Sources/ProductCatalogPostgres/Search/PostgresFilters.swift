@@ -3,11 +3,13 @@ import ProductCatalog
 /// ``SearchFilters`` as conditions on a `products` row, as the SQLite catalog reads them: a value
 /// matches ignoring ASCII case, an empty value asks for products without one, and prices compare
 /// thousandths whatever their currency. A collection's products are its members
-/// (``PostgresSchema/collectionMembersTable``). Stock by store is kept in catalog files only:
-/// here no product is in stock at a store, and "in stock" looks at a product's own quantity.
+/// (``PostgresSchema/collectionMembersTable``), a store's those with a quantity above 0 there
+/// (``PostgresSchema/stockTable``).
 enum PostgresFilters {
-    /// `AND …` for each condition of `filters`, binding their values in `statement`.
-    static func conditions(_ filters: SearchFilters, in statement: inout PostgresStatement) -> String {
+    /// `AND …` for each condition of `filters`, binding their values in `statement`. `keepsStock`
+    /// says whether the catalog has a stock table: without one, no product is in stock at a store,
+    /// and a product's total quantity is its own.
+    static func conditions(_ filters: SearchFilters, keepsStock: Bool, in statement: inout PostgresStatement) -> String {
         var conditions: [String] = []
         let list = PostgresSchema.quote(ProductField.listPrice.columnName)
         let sale = PostgresSchema.quote(ProductField.salesPrice.columnName)
@@ -36,11 +38,15 @@ enum PostgresFilters {
             case .onSale:
                 conditions.append("\(sale) < \(list)")
             case .inStock:
-                // PostgreSQL catalogs keep no stock by store: a product's total is its own quantity.
-                conditions.append("\(PostgresSchema.quote(ProductField.quantity.columnName)) > 0")
-            case .inStockAt:
-                // Nor stock by store: no product is in stock at a store.
-                conditions.append("false")
+                // A product's total is its own quantity when the feed gives one, else the sum of its stores'.
+                let quantity = PostgresSchema.quote(ProductField.quantity.columnName)
+                conditions.append(keepsStock
+                    ? "(\(quantity) > 0 OR (\(quantity) IS NULL AND EXISTS (\(inStock) AND s.quantity > 0)))"
+                    : "\(quantity) > 0")
+            case .inStockAt(let stores):
+                conditions.append(keepsStock
+                    ? "EXISTS (\(inStock) AND s.\"storeKey\" = ANY(\(statement.bind(stores.map(\.asciiLowercased)))) AND s.quantity > 0)"
+                    : "false")
             case .inCollection(let name):
                 conditions.append("""
                     EXISTS (SELECT 1 FROM \(PostgresSchema.collectionMembersTable) m \
@@ -50,4 +56,7 @@ enum PostgresFilters {
         }
         return conditions.map { " AND " + $0 }.joined()
     }
+
+    /// The stock rows of the product in the row being filtered, as the start of a subquery.
+    private static let inStock = "SELECT 1 FROM \(PostgresSchema.stockTable) s WHERE s.\"productKey\" = \(PostgresSchema.key)"
 }

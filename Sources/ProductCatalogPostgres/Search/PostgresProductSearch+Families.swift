@@ -35,7 +35,7 @@ extension PostgresProductSearch {
         guard !earlier.isEmpty else { return false }
         var sql = "SELECT 1 FROM products q WHERE \(Self.group) = \(statement.bind(groupId)) AND \(Self.group) <> ''"
         sql += " AND \(PostgresSchema.key) <> \(statement.bind(productId.asciiLowercased))"
-        sql += PostgresFilters.conditions(filters, in: &statement)
+        sql += filterConditions(filters, in: &statement)
         statement.sql = sql + " AND (" + earlier.joined(separator: " OR ") + ") LIMIT 1"
         return !(try await session.rows(statement.query, doing: "list the families").isEmpty)
     }

@@ -24,6 +24,8 @@ public final class PostgresProductSearch: Sendable {
     private let vocabulary = Mutex<(version: Int64, vocabulary: WordVocabulary)?>(nil)
     /// Where word search switches ways of finding a tier's products.
     let lookupLimits: PostgresWordTiers.Limits
+    /// True once the catalog was seen to keep stock by store: its stock table, once made, stays.
+    let stockSeen = Mutex(false)
 
     init(session: PostgresSession, lookupLimits: PostgresWordTiers.Limits = .init()) throws {
         self.session = session
@@ -57,17 +59,18 @@ public final class PostgresProductSearch: Sendable {
     /// meet `filters`, after `cursor`; listing families, the first of each in productId order.
     public func page(prefix: String, filters: SearchFilters = SearchFilters(), listing: ResultListing = .families, after cursor: KeysetCursor? = nil,
                      limit: Int = ProductSearch.defaultPageSize) async throws -> SearchPage {
+        try await noteStock(filters)
         precondition(limit > 0, "a page holds at least one product")
         var statement = PostgresStatement("SELECT p.* FROM products p WHERE true")
         statement.sql += PostgresPrefix(prefix).condition(in: &statement)
         if let last = cursor?.lastProductId, !last.isEmpty {
             statement.sql += " AND \(PostgresSchema.key) > \(statement.bind(last.asciiLowercased))"
         }
-        statement.sql += PostgresFilters.conditions(filters, in: &statement)
+        statement.sql += filterConditions(filters, in: &statement)
         if listing == .families {
             // An earlier variant in the prefix's range, whatever page it was on.
             var before = "\(PostgresSchema.key) < lower(p.\"productId\")" + PostgresPrefix(prefix).condition(in: &statement)
-            before += PostgresFilters.conditions(filters, in: &statement)
+            before += filterConditions(filters, in: &statement)
             statement.sql += Self.familyFirst(before: before)
         }
         statement.sql += " ORDER BY \(PostgresSchema.key) LIMIT \(limit + 1)"
@@ -88,6 +91,7 @@ public final class PostgresProductSearch: Sendable {
     /// Listing families, each family once, as the variant it would list first (see ``familyHasEarlier``).
     public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, listing: ResultListing = .families,
                      after cursor: KeysetCursor? = nil, limit: Int = ProductSearch.defaultPageSize) async throws -> SearchPage {
+        try await noteStock(filters)
         precondition(limit > 0, "a page holds at least one product")
         var products: [Product] = []
         let plan = try await plan(query, typos: typos)
@@ -161,7 +165,7 @@ public final class PostgresProductSearch: Sendable {
             var sql = "SELECT \(columns), \(tier.bucket) AS \(PostgresWordTiers.tierColumn) FROM products p WHERE "
             sql += tiers.condition(of: tier, in: &statement)
             sql += PostgresPrefix(prefix).condition(in: &statement, excluding: true)
-            sql += PostgresFilters.conditions(filters, in: &statement)
+            sql += filterConditions(filters, in: &statement)
             if tier.bucket == after.code { sql += " AND \(row) > \(statement.bind(after.row))" }
             // `+ 0` keeps the planner from walking the word-row index for a tier it would guess dense.
             statement.sql = sql + " ORDER BY \(row)\(tiers.walksWordRows(tier) ? "" : " + 0") LIMIT \(limit - rows.count)"
@@ -173,7 +177,7 @@ public final class PostgresProductSearch: Sendable {
             var sql = "SELECT * FROM (SELECT \(columns), \(bucket) AS \(PostgresWordTiers.tierColumn) FROM products p WHERE "
             sql += tiers.typoCandidates(in: &statement)
             sql += PostgresPrefix(prefix).condition(in: &statement, excluding: true)
-            sql += PostgresFilters.conditions(filters, in: &statement)
+            sql += filterConditions(filters, in: &statement)
             let from: (code: Int, row: Int64) = after.code >= 4 ? after : (4, 0)
             sql += ") m WHERE (\(PostgresWordTiers.tierColumn), \(row)) > (\(statement.bind(from.code)), \(statement.bind(from.row)))"
             statement.sql = sql + " ORDER BY \(PostgresWordTiers.tierColumn), \(row) LIMIT \(limit - rows.count)"
@@ -189,6 +193,7 @@ public final class PostgresProductSearch: Sendable {
     /// Listing families, each family once, as its first variant in that order that the search lists.
     public func page(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, sort: SearchSort, listing: ResultListing = .families,
                      after cursor: KeysetCursor? = nil, limit: Int = ProductSearch.defaultPageSize) async throws -> SearchPage {
+        try await noteStock(filters)
         guard sort != .relevance else { return try await page(query: query, filters: filters, typos: typos, listing: listing, after: cursor, limit: limit) }
         precondition(limit > 0, "a page holds at least one product")
         let plan = try await plan(query, typos: typos)
@@ -214,7 +219,7 @@ public final class PostgresProductSearch: Sendable {
                 }
                 conditions += " AND (\(alternatives.isEmpty ? "false" : alternatives.joined(separator: " OR ")))"
             }
-            return conditions + PostgresFilters.conditions(filters, in: &statement)
+            return conditions + filterConditions(filters, in: &statement)
         }
         var conditions = listed(&statement)
         if listing == .families {
@@ -277,9 +282,10 @@ public final class PostgresProductSearch: Sendable {
     /// How many products ``page(prefix:filters:after:limit:)`` lists in all (families, when
     /// `listing` says so); with `limit`, counting stops there.
     public func count(prefix: String, filters: SearchFilters = SearchFilters(), listing: ResultListing = .families, upTo limit: Int? = nil) async throws -> Int {
+        try await noteStock(filters)
         var statement = PostgresStatement("FROM products p WHERE true")
         statement.sql += PostgresPrefix(prefix).condition(in: &statement)
-        statement.sql += PostgresFilters.conditions(filters, in: &statement)
+        statement.sql += filterConditions(filters, in: &statement)
         return try await count(statement, families: listing == .families, upTo: limit)
     }
 
@@ -288,6 +294,7 @@ public final class PostgresProductSearch: Sendable {
     /// with `limit`, counting stops there.
     public func count(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, listing: ResultListing = .families,
                       upTo limit: Int? = nil) async throws -> Int {
+        try await noteStock(filters)
         if listing == .families {
             var statement = PostgresStatement()
             let prefix = PostgresPrefix(query)
@@ -297,7 +304,7 @@ public final class PostgresProductSearch: Sendable {
                 alternatives.append("(" + tiers.anyTier(in: &statement) + ")")
             }
             let matches = ProductRules.trimmed(query).isEmpty ? "true" : alternatives.isEmpty ? "false" : alternatives.joined(separator: " OR ")
-            statement.sql = "FROM products p WHERE (\(matches))" + PostgresFilters.conditions(filters, in: &statement)
+            statement.sql = "FROM products p WHERE (\(matches))" + filterConditions(filters, in: &statement)
             return try await count(statement, families: true, upTo: limit)
         }
         let byId = try await count(prefix: query, filters: filters, listing: .variants, upTo: limit)
@@ -311,28 +318,43 @@ public final class PostgresProductSearch: Sendable {
     /// How many of the first `cap` products ``page(query:filters:typos:after:limit:)`` lists have each type, color and size.
     public func facets(query: String, filters: SearchFilters = SearchFilters(), typos: Bool = true, top: Int = 10,
                        cap: Int = ProductSearch.facetCap) async throws -> FacetCounts {
+        let keepsStock = try await keepsStock()
         // The whole catalog: counted exactly, as a catalog file keeps its counts.
-        if ProductRules.trimmed(query).isEmpty, filters.isEmpty { return try await wholeCatalogFacets(top: top, cap: cap) }
-        let columns = (FacetCounts.fields + [.options]).map { PostgresSchema.quote($0.columnName) }
-        var rows = try await facetRows(prefix: query, filters: filters, cap: cap)
+        if ProductRules.trimmed(query).isEmpty, filters.isEmpty { return try await wholeCatalogFacets(top: top, cap: cap, keepsStock: keepsStock) }
+        let columns = Self.facetColumns(keepsStock: keepsStock)
+        var rows = try await facetRows(prefix: query, filters: filters, cap: cap, columns: columns)
         if rows.count <= cap, let plan = try await plan(query, typos: typos), let tiers = try await tiers(plan) {
             let matches = try await wordMatchRows(tiers, after: (0, 0), excludingPrefix: query, filters: filters,
-                                                  columns: columns.map { "p." + $0 }.joined(separator: ", ") + ", p.\(PostgresSchema.wordRowColumn)",
+                                                  columns: columns.joined(separator: ", ") + ", p.\(PostgresSchema.wordRowColumn)",
                                                   limit: cap + 1 - rows.count)
             rows += try matches.map { row in try row.makeRandomAccess()[0..<columns.count].map { try $0.decode(String?.self) } }
         }
-        return FacetCounts(tallying: Array(rows.prefix(cap)), top: top, isComplete: rows.count <= cap)
+        return FacetCounts(tallying: Array(rows.prefix(cap)), top: top, isComplete: rows.count <= cap, keepsStock: keepsStock)
     }
 
     /// How many of the first `cap` products ``page(prefix:filters:after:limit:)`` lists have each type, color and size.
     public func facets(prefix: String, filters: SearchFilters = SearchFilters(), top: Int = 10, cap: Int = ProductSearch.facetCap) async throws -> FacetCounts {
-        let rows = try await facetRows(prefix: prefix, filters: filters, cap: cap)
-        return FacetCounts(tallying: Array(rows.prefix(cap)), top: top, isComplete: rows.count <= cap)
+        let keepsStock = try await keepsStock()
+        let rows = try await facetRows(prefix: prefix, filters: filters, cap: cap, columns: Self.facetColumns(keepsStock: keepsStock))
+        return FacetCounts(tallying: Array(rows.prefix(cap)), top: top, isComplete: rows.count <= cap, keepsStock: keepsStock)
+    }
+
+    /// What facets count of a product `p`: its type, color and size, its options, and with stock
+    /// by store the stores it is in stock at, separated by U+001F.
+    private static func facetColumns(keepsStock: Bool) -> [String] {
+        var columns = (FacetCounts.fields + [.options]).map { "p." + PostgresSchema.quote($0.columnName) }
+        if keepsStock {
+            columns.append("""
+                (SELECT string_agg(s.store, chr(31) ORDER BY s."storeKey") FROM \(PostgresSchema.stockTable) s \
+                WHERE s."productKey" = lower(p."productId") AND s.quantity > 0)
+                """)
+        }
+        return columns
     }
 
     /// The counts of every product's type, color and size, each value spelled as the product
     /// first in productId order spells it.
-    private func wholeCatalogFacets(top: Int, cap: Int) async throws -> FacetCounts {
+    private func wholeCatalogFacets(top: Int, cap: Int, keepsStock: Bool) async throws -> FacetCounts {
         let groups = FacetCounts.fields.enumerated().map { index, field in
             let value = "coalesce(\(PostgresSchema.quote(field.columnName)), '')"
             return "SELECT \(index), (array_agg(\(value) ORDER BY \(PostgresSchema.key)))[1], count(*) FROM products GROUP BY lower(\(value) COLLATE \"C\")"
@@ -346,16 +368,17 @@ public final class PostgresProductSearch: Sendable {
         // Options are not kept: counted among the first `cap` products, as a catalog file counts them.
         let options = try await values(PostgresStatement(
             "SELECT \(PostgresSchema.quote(ProductField.options.columnName)) FROM products ORDER BY \(PostgresSchema.key) LIMIT \(cap + 1)"))
-        return FacetCounts(totals: totals, top: top)
+        var counts = FacetCounts(totals: totals, top: top)
             .withOptions(of: options.prefix(cap).map { $0[0] }, top: top, isComplete: options.count <= cap)
+        if keepsStock { counts.stores = FacetCounts.StoreCounts(tallying: try await storeCounts(), top: top) }
+        return counts
     }
 
     /// The facet values of the first `cap` + 1 products whose productId starts with `prefix`.
-    private func facetRows(prefix: String, filters: SearchFilters, cap: Int) async throws -> [[String?]] {
-        let columns = (FacetCounts.fields + [.options]).map { PostgresSchema.quote($0.columnName) }.joined(separator: ", ")
-        var statement = PostgresStatement("SELECT \(columns) FROM products WHERE true")
+    private func facetRows(prefix: String, filters: SearchFilters, cap: Int, columns: [String]) async throws -> [[String?]] {
+        var statement = PostgresStatement("SELECT \(columns.joined(separator: ", ")) FROM products p WHERE true")
         statement.sql += PostgresPrefix(prefix).condition(in: &statement)
-        statement.sql += PostgresFilters.conditions(filters, in: &statement)
+        statement.sql += filterConditions(filters, in: &statement)
         statement.sql += " ORDER BY \(PostgresSchema.key) LIMIT \(cap + 1)"
         return try await values(statement)
     }
@@ -420,7 +443,7 @@ public final class PostgresProductSearch: Sendable {
                                 in statement: inout PostgresStatement) -> String {
         var sql = tiers.anyTier(in: &statement)
         sql += PostgresPrefix(prefix).condition(in: &statement, excluding: true)
-        sql += PostgresFilters.conditions(filters, in: &statement)
+        sql += filterConditions(filters, in: &statement)
         return sql
     }
 

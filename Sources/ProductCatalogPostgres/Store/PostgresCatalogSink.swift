@@ -83,7 +83,7 @@ public final class PostgresCatalogSink: CatalogSink {
     }
 
     /// Takes the import lock, waiting up to 3 s for edits (which hold it briefly) to finish.
-    private static func lock(_ session: PostgresSession) async throws {
+    static func lock(_ session: PostgresSession) async throws {
         let key = PostgresSchema.lockKey(schema: session.location.schema)
         for _ in 0..<300 {
             if try await session.scalar(PostgresQuery(unsafeSQL: "SELECT pg_try_advisory_lock(\(key))"), as: Bool.self, doing: "take the import lock") == true {
@@ -308,8 +308,8 @@ public final class PostgresCatalogSink: CatalogSink {
                 """
             deleted = try await session.scalar(delete.query, as: Int.self, doing: "delete the products the file does not list") ?? 0
             if deleted > 0 {
-                // Their places in collections go with them, as a catalog file's triggers take them.
-                for statement in PostgresSchema.createCollections + [PostgresSchema.dropGoneMembers] {
+                // Their places in collections and their stock go with them, as a catalog file's triggers take them.
+                for statement in PostgresSchema.createCollections + [PostgresSchema.dropGoneMembers, PostgresSchema.dropGoneStock] {
                     try await session.execute(statement, doing: "drop the deleted products from their collections")
                 }
             }
@@ -421,7 +421,7 @@ public final class PostgresCatalogSink: CatalogSink {
                 DELETE FROM \(PostgresSchema.favoritesTable) f
                 WHERE NOT EXISTS (SELECT 1 FROM \(live) p WHERE \(PostgresSchema.key) = f."productKey")
                 """,
-            ] + PostgresSchema.createCollections + [PostgresSchema.dropGoneMembers] {
+            ] + PostgresSchema.createCollections + [PostgresSchema.dropGoneMembers, PostgresSchema.dropGoneStock] {
                 try await session.execute(statement, doing: "swap the new catalog in")
             }
             try await session.execute("COMMIT", doing: "commit the swap")

@@ -50,6 +50,10 @@ enum PostgresSchema {
     static let collectionsTable = "catalog_collections"
     /// The products (folded productIds) of each manual collection (folded name).
     static let collectionMembersTable = "catalog_collection_products"
+    /// Each product's quantity at each store, by folded productId and store, made by the first stock import.
+    static let stockTable = "catalog_stock"
+    /// A stock import's rows as read, in a temporary table of the import's session.
+    static let stagedStockTable = "stock_staged"
     /// The table comment that marks a catalog made by this tool.
     static let marker = "ProductCatalog products, layout 3"
     /// The markers of earlier layouts: words found by `to_tsvector` in the index (1), words
@@ -219,6 +223,26 @@ enum PostgresSchema {
     /// Drops the members whose product the live table no longer holds (after a swap or a deleting upsert).
     static let dropGoneMembers = """
         DELETE FROM \(collectionMembersTable) m WHERE NOT EXISTS (SELECT 1 FROM \(table) p WHERE \(key) = m."productKey")
+        """
+    /// The stock table and its index of the products in stock at each store, one statement each:
+    /// a catalog file's ``StockTable``, keyed by folded productId and store (ASCII case ignored)
+    /// with the store's name as written.
+    static let createStock = [
+        """
+        CREATE TABLE IF NOT EXISTS \(stockTable) (
+          "productKey" text COLLATE "C" NOT NULL, "storeKey" text COLLATE "C" NOT NULL, store text NOT NULL, quantity bigint NOT NULL,
+          PRIMARY KEY ("productKey", "storeKey"))
+        """,
+        "CREATE INDEX IF NOT EXISTS \(stockTable)_store ON \(stockTable) (\"storeKey\", \"productKey\") WHERE quantity > 0",
+    ]
+    /// Drops the stock of the products the live table no longer holds (after a swap or a
+    /// deleting upsert), when the catalog keeps stock.
+    static let dropGoneStock = """
+        DO $$ BEGIN
+          IF to_regclass('\(stockTable)') IS NOT NULL THEN
+            DELETE FROM \(stockTable) s WHERE NOT EXISTS (SELECT 1 FROM \(table) p WHERE \(key) = s."productKey");
+          END IF;
+        END $$
         """
     static let createEdits = """
         CREATE TABLE IF NOT EXISTS \(editsTable) ("productKey" text COLLATE "C" PRIMARY KEY)

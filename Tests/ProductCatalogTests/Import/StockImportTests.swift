@@ -191,7 +191,7 @@ import TestSupport
         let cancelled = failure { try importer.run(source: MemoryByteSource("productId,store,quantity\nA1,S9,9\n"), isCancelled: { true }) }
         guard case .cancelled? = cancelled else { Issue.record("\(String(describing: cancelled))"); return }
         #expect(try Self.stock(fixture.databasePath) == before)
-        importer.databasePath = fixture.directory.file("none.sqlite")
+        importer = StockImporter(databasePath: fixture.directory.file("none.sqlite"))
         let missing = failure { try importer.run(source: MemoryByteSource("productId,store,quantity\nA1,S9,9\n")) }
         guard case .catalog(.noCatalog)? = missing else { Issue.record("\(String(describing: missing))"); return }
         #expect(!FileManager.default.fileExists(atPath: fixture.databasePath + ".importing-stock"))
