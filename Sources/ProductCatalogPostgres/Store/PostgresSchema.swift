@@ -228,13 +228,37 @@ enum PostgresSchema {
     /// a catalog file's ``StockTable``, keyed by folded productId and store (ASCII case ignored)
     /// with the store's name as written.
     static let createStock = [
-        """
-        CREATE TABLE IF NOT EXISTS \(stockTable) (
-          "productKey" text COLLATE "C" NOT NULL, "storeKey" text COLLATE "C" NOT NULL, store text NOT NULL, quantity bigint NOT NULL,
-          PRIMARY KEY ("productKey", "storeKey"))
-        """,
+        createStockTable(stockTable, ifNotExists: true) + ", PRIMARY KEY (\"productKey\", \"storeKey\"))",
         "CREATE INDEX IF NOT EXISTS \(stockTable)_store ON \(stockTable) (\"storeKey\", \"productKey\") WHERE quantity > 0",
     ]
+
+    /// `CREATE TABLE` for a stock table named `name`, without its key (a replacing stock import adds it once filled).
+    static func createStockTable(_ name: String, ifNotExists: Bool = false) -> String {
+        """
+        CREATE TABLE \(ifNotExists ? "IF NOT EXISTS " : "")\(name) (
+          "productKey" text COLLATE "C" NOT NULL, "storeKey" text COLLATE "C" NOT NULL, store text NOT NULL, quantity bigint NOT NULL
+        """ + (ifNotExists ? "" : ")")
+    }
+
+    /// The stock table a replacing stock import fills, renamed over ``stockTable`` when complete.
+    static let buildStockTable = "catalog_stock_importing"
+
+    /// The key and store index of the filled stock table `name`, under the names they take once it is renamed.
+    static func indexStock(_ name: String) -> [String] {
+        [
+            "ALTER TABLE \(name) ADD CONSTRAINT \(name)_pkey PRIMARY KEY (\"productKey\", \"storeKey\")",
+            "CREATE INDEX \(name)_store ON \(name) (\"storeKey\", \"productKey\") WHERE quantity > 0",
+        ]
+    }
+
+    /// Renames the filled ``buildStockTable`` and its indexes over the live stock.
+    static let swapStock = [
+        "DROP TABLE IF EXISTS \(stockTable)",
+        "ALTER TABLE \(buildStockTable) RENAME TO \(stockTable)",
+        "ALTER TABLE \(stockTable) RENAME CONSTRAINT \(buildStockTable)_pkey TO \(stockTable)_pkey",
+        "ALTER INDEX \(buildStockTable)_store RENAME TO \(stockTable)_store",
+    ]
+
     /// Drops the stock of the products the live table no longer holds (after a swap or a
     /// deleting upsert), when the catalog keeps stock.
     static let dropGoneStock = """

@@ -25,6 +25,8 @@ public final class PostgresStockSink: StockSink {
     private var buffer: [UInt8] = []
     private var mode = ImportMode.replace
     private var inTransaction = false
+    /// Rows staged so far.
+    private var staged = 0
 
     public init(location: PostgresLocation) {
         self.location = location
@@ -82,6 +84,7 @@ public final class PostgresStockSink: StockSink {
             buffer.append(digits[Int(byte & 0x0F)])
         }
         buffer.append(0x0A)
+        staged += 1
         if buffer.count >= Self.bufferSize { try send() }
     }
 
@@ -97,25 +100,28 @@ public final class PostgresStockSink: StockSink {
         copy = nil
     }
 
-    /// One transaction: the stock table made if need be, emptied when replacing, the rows of
-    /// unknown products handed back in productId order, then every pair's last row written.
+    /// One transaction: the rows of unknown products handed back in productId order, then every
+    /// pair's last row written. Replacing builds a new table beside the live one, indexes it and
+    /// renames it over the live one (readers see the old stock until the commit, and the new
+    /// table's indexes are built once, not row by row); upserting writes into the live table.
     public func write(_ progress: StockWriteProgress) throws -> Int {
         guard let session else { preconditionFailure("write before claim") }
         let mode = self.mode
         try progress.tick()
-        try blocking { try await session.execute("BEGIN", doing: "begin the stock's write") }
-        inTransaction = true
-        let staged = "pg_temp.\(PostgresSchema.stagedStockTable)"
-        let known = "EXISTS (SELECT 1 FROM \(PostgresSchema.table) p WHERE \(PostgresSchema.key) = s.\"productKey\")"
         try blocking {
-            for statement in PostgresSchema.createStock { try await session.execute(statement, doing: "make the stock table") }
-            if mode == .replace { try await session.execute("DELETE FROM \(PostgresSchema.stockTable)", doing: "empty the stock") }
+            try await session.execute("BEGIN", doing: "begin the stock's write")
+            // The pairs are sorted once, by the write: in memory rather than in files on the server's disk.
+            try await session.execute("SET LOCAL work_mem = '64MB'", doing: "begin the stock's write")
         }
+        inTransaction = true
+        let stagedTable = "pg_temp.\(PostgresSchema.stagedStockTable)"
+        let known = "EXISTS (SELECT 1 FROM \(PostgresSchema.table) p WHERE \(PostgresSchema.key) = s.\"productKey\")"
         // The rows of unknown products, a thousand at a time in the order a file's import meets them.
+        var unknown = 0
         var after: (product: String, store: String, line: Int64)?
         repeat {
             var statement = PostgresStatement()
-            var sql = "SELECT \"productKey\", \"storeKey\", line, \"productId\", fields FROM \(staged) s WHERE NOT \(known)"
+            var sql = "SELECT \"productKey\", \"storeKey\", line, \"productId\", fields FROM \(stagedTable) s WHERE NOT \(known)"
             if let after {
                 sql += " AND (\"productKey\", \"storeKey\", line) > (\(statement.bind(after.product)), \(statement.bind(after.store)), \(statement.bind(after.line)))"
             }
@@ -130,30 +136,42 @@ public final class PostgresStockSink: StockSink {
                 try progress.unknownProduct(try cells[3].decode(String.self), line: Int(line), fields: fields.readableBytesView)
                 after = (try cells[0].decode(String.self), try cells[1].decode(String.self), line)
             }
+            unknown += rows.count
             if rows.count < 1000 { after = nil }
         } while after != nil
-        let duplicates = try blocking {
-            try await session.scalar(PostgresQuery(unsafeSQL: """
-                SELECT count(*) - count(DISTINCT ("productKey", "storeKey")) FROM \(staged) s WHERE \(known)
-                """), as: Int.self, doing: "count the duplicates") ?? 0
-        }
-        for _ in 0..<duplicates { progress.duplicate() }
         progress.startedWriting()
         // Replacing, a pair is its last row; upserting, a new pair is spelled as its first row and
         // takes its last row's quantity, and a pair the stock holds keeps its spelling.
         let store = mode == .replace ? "store" : "first_value(store) OVER (PARTITION BY \"productKey\", \"storeKey\" ORDER BY line)"
+        let target = mode == .replace ? PostgresSchema.buildStockTable : PostgresSchema.stockTable
         let conflict = mode == .replace ? "" : "ON CONFLICT (\"productKey\", \"storeKey\") DO UPDATE SET quantity = EXCLUDED.quantity"
         let written = try blocking {
-            try await session.scalar(PostgresQuery(unsafeSQL: """
+            if mode == .replace {
+                try await session.execute("DROP TABLE IF EXISTS \(PostgresSchema.buildStockTable)", doing: "make the new stock table")
+                try await session.execute(PostgresSchema.createStockTable(PostgresSchema.buildStockTable), doing: "make the new stock table")
+            } else {
+                for statement in PostgresSchema.createStock { try await session.execute(statement, doing: "make the stock table") }
+            }
+            return try await session.scalar(PostgresQuery(unsafeSQL: """
                 WITH written AS (
-                  INSERT INTO \(PostgresSchema.stockTable) ("productKey", "storeKey", store, quantity)
-                  SELECT DISTINCT ON ("productKey", "storeKey") "productKey", "storeKey", \(store), quantity FROM \(staged) s
+                  INSERT INTO \(target) ("productKey", "storeKey", store, quantity)
+                  SELECT DISTINCT ON ("productKey", "storeKey") "productKey", "storeKey", \(store), quantity FROM \(stagedTable) s
                   WHERE \(known) ORDER BY "productKey", "storeKey", line DESC
                   \(conflict) RETURNING 1)
                 SELECT count(*) FROM written
                 """), as: Int.self, doing: "write the stock") ?? 0
         }
+        // Each staged row of a known product is written or gives way to a later one.
+        for _ in 0..<max(0, self.staged - unknown - written) { progress.duplicate() }
         try progress.wrote(written)
+        if mode == .replace {
+            try progress.tick()
+            try blocking {
+                for statement in PostgresSchema.indexStock(PostgresSchema.buildStockTable) + PostgresSchema.swapStock {
+                    try await session.execute(statement, doing: "swap the new stock in")
+                }
+            }
+        }
         return written
     }
 
