@@ -16,7 +16,8 @@ struct SchemaController<Context: RequestContext> {
     /// URL `name`, the CLI's `option`, a `label`, the `field` it looks at (or null), `values`
     /// (`many`: repeatable, any matches; `one`; `flag`: `true` or `false`), `allowed` when they are
     /// a fixed few, and `help`. A sort has its `name` (`sort=`), `label`, `field` and whether it is
-    /// `descending`. A field has its `name`, `label`, the header names that mean it (`aliases`), and
+    /// `descending`. A field has its `name`, `label`, the `hint` a form shows under it (or null), the
+    /// kind of `value` it holds (`text`, `decimal`, `wholeNumber`), the header names that mean it (`aliases`), and
     /// whether it is `facet`ed, `filter`ed and `sort`ed. `keeps` says what the catalog's engine
     /// keeps beside its products: `stockByStore`, `collections`.
     @Sendable func schema(request: Request, context: Context) async throws -> Response {
@@ -43,6 +44,8 @@ struct SchemaController<Context: RequestContext> {
             JSONValue.object([
                 .init("name", .string(field.rawValue)),
                 .init("label", .string(field.label)),
+                .init("hint", field.hint.map { .string($0) } ?? .null),
+                .init("value", .string(field.valueKind.rawValue)),
                 .init("aliases", .array(field.aliases.map { .string($0) })),
                 .init("facet", .bool(FacetCounts.fields.contains(field) || field == .options)),
                 .init("filter", .bool(SearchSchema.filters.contains { $0.field == field })),

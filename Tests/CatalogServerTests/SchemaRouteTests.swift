@@ -142,6 +142,17 @@ struct SchemaRouteTests {
                 }
                 let fields = try #require(schema["fields"] as? [[String: Any]])
                 #expect(fields.compactMap { $0["name"] as? String } == ProductField.allCases.map(\.rawValue))
+                // Each field's label and hint are the library's; a field said to hold a number refuses a word, naming it.
+                for described in fields {
+                    let field = try #require(ProductField(rawValue: described["name"] as? String ?? ""))
+                    #expect(described["label"] as? String == field.label && described["hint"] as? String == field.hint, "\(described)")
+                    let kind = try #require(described["value"] as? String)
+                    #expect(kind == field.valueKind.rawValue)
+                    guard kind != "text" else { continue }
+                    let refused = try await client.send("/api/products", .post, json: ["productId": "KIND-1", "title": "Kind", field.rawValue: "many"])
+                    let named = Array(try refused.errorFields().keys)
+                    #expect(refused.status == .unprocessableContent && named == [field.rawValue], "\(engine): \(field)")
+                }
 
                 // What the engine keeps, as the schema says it and as every route of it answers.
                 let keeps = try #require(schema["keeps"] as? [String: Bool])

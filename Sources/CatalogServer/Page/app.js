@@ -120,7 +120,6 @@ async function start() {
     new ResizeObserver(([entry]) => document.documentElement.style.setProperty(name, `${entry.target.offsetHeight}px`)).observe(element);
   }
   wireDialogs();
-  buildForm();
   wireImages();
   wireSearch();
   wireList();
@@ -129,8 +128,6 @@ async function start() {
   wireSorting();
   wireBulk();
   wirePills();
-  // A column shown or hidden draws the list again: the brand's line under a title follows it.
-  wireColumns(() => search());
   wireKeys();
   wireCollections();
   wireOutbox();
@@ -145,8 +142,11 @@ async function start() {
     await search();
     await loadCollections();
   });
-  // The filters and sorts the page offers are the server's (GET /api/schema).
+  // The filters and sorts the page offers, the fields' labels and hints, are the server's (GET /api/schema).
   await loadSchema();
+  buildForm();
+  // A column shown or hidden draws the list again: the brand's line under a title follows it.
+  wireColumns(() => search());
   for (const name of filterNames()) state.list.filters[name] ??= [];
   showSorts();
   await loadFavorites();

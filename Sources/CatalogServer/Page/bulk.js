@@ -11,7 +11,7 @@ import { state } from "./state.js";
 import { search, onNewSearch, showProducts } from "./list.js";
 import { showMessage } from "./messages.js";
 import { loadFavorites } from "./favorites.js";
-import { FIELDS } from "./fields.js";
+import { labelOf } from "./fields.js";
 import { MAX_CHOSEN, chosenFamilies, chosenProductIds, clearSelection, noteChosen } from "./selection.js";
 /** How long a bulk delete can be undone before it is sent. */
 const UNDO_MS = 6000;
@@ -21,7 +21,6 @@ const selected = state.selection;
 let lastClicked = null;
 let pendingDelete = null;
 let undoSet = null;
-const LABELS = Object.fromEntries(FIELDS.map((field) => [field.name, field.label]));
 
 function rows() {
   return [...$("rows").querySelectorAll("tr:not(.pending)")];
@@ -103,7 +102,7 @@ async function selectAllMatches() {
 function refusalText(entry) {
   const fields = Object.entries(entry.fields || {});
   if (fields.length === 0) return `${entry.productId}: ${entry.message}`;
-  return `${entry.productId}: ` + fields.map(([name, text]) => `${LABELS[name] || name}: ${text}`).join("; ");
+  return `${entry.productId}: ` + fields.map(([name, text]) => `${labelOf(name)}: ${text}`).join("; ");
 }
 
 /** Sends one batch; its answer, or null when nothing was changed (an error, said). */
@@ -187,7 +186,7 @@ function setChange() {
 /** Shows what the Set form would do before anything is sent: "8 products: Color → Navy". */
 function previewSet() {
   const { field, text } = setChange();
-  const label = LABELS[field] || field;
+  const label = labelOf(field);
   const families = chosenFamilies().length;
   const what = families === 0 ? counted(selected.size, "product") : `${selected.size} selected (${counted(families, "family", "families")} with all their variants)`;
   $("bulk-preview-text").textContent = `${what}: ${label} → ${text === "" ? "(cleared)" : `“${text}”`}`;
@@ -213,7 +212,7 @@ async function applySet() {
     groups.get(key).ids.push(entry.productId);
   }
   if (groups.size === 0) return;
-  const label = LABELS[field] || field;
+  const label = labelOf(field);
   offerUndo(`${label} set on ${counted(answer.changed, "product")}.`, async () => {
     const restored = { changed: 0, refused: [] };
     for (const group of groups.values()) {

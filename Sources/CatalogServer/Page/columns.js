@@ -3,16 +3,16 @@
 // columns (kept under their headers) are offered as the list meets them, hidden until chosen.
 
 import { $ } from "./elements.js";
-import { KNOWN_FIELDS } from "./fields.js";
+import { isKnownField, labelOf } from "./fields.js";
 
-/** The optional columns, in the list's order, and whether each shows until someone chooses. */
+/** The optional columns, in the list's order: the field each shows (labelled as GET /api/schema labels it) and whether it shows until someone chooses. */
 export const COLUMNS = [
-  { key: "brand", label: "Brand", shown: false },
-  { key: "color", label: "Color", shown: true },
-  { key: "size", label: "Size", shown: true },
-  { key: "type", label: "Type", shown: true },
-  { key: "stock", label: "Stock", shown: true },
-  { key: "currency", label: "Currency", shown: false },
+  { key: "brand", field: "brand", shown: false },
+  { key: "color", field: "color", shown: true },
+  { key: "size", field: "size", shown: true },
+  { key: "type", field: "productType", shown: true },
+  { key: "stock", field: "quantity", shown: true },
+  { key: "currency", field: "currency", shown: false },
 ];
 const STORAGE_KEY = "productcatalog.columns";
 
@@ -41,7 +41,7 @@ export function noteExtras(products) {
   let added = false;
   for (const product of products) {
     for (const key of Object.keys(product)) {
-      if (KNOWN_FIELDS.has(key) || key === "highlights" || extras.includes(key)) continue;
+      if (isKnownField(key) || key === "highlights" || extras.includes(key)) continue;
       extras.push(key);
       $("columns-choices").append(choice("extra:" + key, key, isShown("extra:" + key)));
       added = true;
@@ -85,7 +85,10 @@ function apply() {
 
 export function wireColumns(onChange) {
   const choices = $("columns-choices");
-  for (const column of COLUMNS) choices.append(choice(column.key, column.label, isShown(column.key)));
+  for (const column of COLUMNS) {
+    choices.append(choice(column.key, labelOf(column.field), isShown(column.key)));
+    document.querySelector(`#results thead th.c-${column.key}`).textContent = labelOf(column.field);
+  }
   const button = $("columns-button");
   const show = (open) => {
     choices.hidden = !open;

@@ -5,7 +5,7 @@ import { request, productPath } from "./api.js";
 import { state } from "./state.js";
 import { openDialog } from "./dialogs.js";
 import { showMessage } from "./messages.js";
-import { FIELDS } from "./fields.js";
+import { labelOf } from "./fields.js";
 import { starButton } from "./list.js";
 import { recordOpened } from "./address.js";
 import { counted, formatPrice, numberFormat, optionPairs, thousandths } from "./formats.js";
@@ -40,7 +40,7 @@ export async function openDetail(productId, opener) {
   $("detail-options").hidden = chips.length === 0;
   for (const [key, value] of Object.entries(product)) {
     if (key === "description" || key === "options" || (key === "quantity" && value === null)) continue;
-    const label = FIELDS.find((field) => field.name === key)?.label ?? key;
+    const label = labelOf(key);
     const term = document.createElement("dt");
     term.textContent = label;
     const detail = document.createElement("dd");

@@ -6,7 +6,7 @@ import { request, productPath, ApiError, Unreachable } from "./api.js";
 import { state } from "./state.js";
 import { openDialog, closeDialog, returnFocusTo, guardClosing } from "./dialogs.js";
 import { showMessage } from "./messages.js";
-import { FIELDS, KNOWN_FIELDS } from "./fields.js";
+import { fields, isKnownField } from "./fields.js";
 import { search, focusRow } from "./list.js";
 import { queueChange, removeQueued } from "./outbox.js";
 import { pickedImage, clearPickedImage, uploadImage } from "./images.js";
@@ -16,7 +16,7 @@ let initialValues = "";
 
 export function buildForm() {
   const container = $("editor-fields");
-  for (const field of FIELDS) container.append(formField(field));
+  for (const field of fields()) container.append(formField(field));
   guardClosing($("editor"), confirmDiscard);
   $("discard-yes").addEventListener("click", () => {
     $("discard-bar").hidden = true;
@@ -86,7 +86,7 @@ export function openEditor(product, opener, queued = null) {
   const values = queued ? queued.body : product;
   if (values) {
     for (const key of Object.keys(values)) {
-      if (!KNOWN_FIELDS.has(key)) container.append(formField({ name: key, label: key, extra: true, wide: true }));
+      if (!isKnownField(key)) container.append(formField({ name: key, label: key, extra: true, wide: true }));
     }
   }
   for (const input of inputs()) {

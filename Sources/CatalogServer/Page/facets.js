@@ -8,14 +8,21 @@ import { numberFormat, thousandths, withDecimalPoint } from "./formats.js";
 import { request } from "./api.js";
 import { state } from "./state.js";
 import { search, onNewSearch } from "./list.js";
+import { schema } from "./schema.js";
 
+/** The counted fields' groups of chips, each labelled as GET /api/schema labels its filter. */
 const GROUPS = [
-  { key: "productType", filter: "type", label: "Type" },
-  { key: "color", filter: "color", label: "Color" },
-  { key: "size", filter: "size", label: "Size" },
+  { key: "productType", filter: "type" },
+  { key: "color", filter: "color" },
+  { key: "size", filter: "size" },
   // Only a catalog with stock by store (catalog import-stock) counts stores.
-  { key: "store", filter: "store", label: "In stock at" },
+  { key: "store", filter: "store" },
 ];
+
+/** What the filter `name` is called: its label in the schema. */
+function labelOf(name) {
+  return schema.filters.find((filter) => filter.name === name)?.label ?? name;
+}
 /** The options' chips: one group per option name, each chip's value `Name:Value`. */
 const OPTIONS = { key: "options", filter: "option" };
 let generation = 0;
@@ -72,7 +79,7 @@ function render(counts) {
     for (const value of chosen) {
       if (!shown.some((entry) => entry.value.toLowerCase() === value.toLowerCase())) shown.push({ value, count: null });
     }
-    return { ...group, chips: shown.map((entry) => ({ ...entry, label: entry.value })), complete: counts.complete };
+    return { ...group, label: labelOf(group.filter), chips: shown.map((entry) => ({ ...entry, label: entry.value })), complete: counts.complete };
   });
   groups.push(...optionGroups(counts));
   for (const group of groups) {
@@ -124,7 +131,7 @@ function render(counts) {
 function optionGroups(counts) {
   const chosen = state.list.filters.option;
   // An option named as a field counted above (Color, Size) fills that field: its chips are there.
-  const fields = GROUPS.map((group) => group.label.toLowerCase());
+  const fields = GROUPS.map((group) => labelOf(group.filter).toLowerCase());
   const groups = (counts.options ?? []).filter((option) => !fields.includes(option.name.toLowerCase())).map((option) => ({
     filter: "option",
     label: option.name,

@@ -1,21 +1,52 @@
-// The product fields the editor shows, in order, with their labels and hints.
+// The product fields: their labels, hints and kinds of value come from GET /api/schema (the
+// library's ProductField); this file says only how the editor lays them out.
 
-export const FIELDS = [
-  { name: "productId", label: "productId", hint: "Required, at most 255 characters (fewer with accents)." },
-  { name: "title", label: "Title", hint: "Required.", wide: true },
-  { name: "listPrice", label: "List price", hint: "For example 19.99", inputmode: "decimal" },
-  { name: "salesPrice", label: "Sale price", hint: "Not above the list price.", inputmode: "decimal" },
-  { name: "color", label: "Color" },
-  { name: "size", label: "Size" },
-  { name: "productType", label: "Type", hint: "Pick one the catalog uses, or type a new one.", list: "type-options" },
-  { name: "taxRate", label: "Tax rate (%)", hint: "From 0 to 100.", inputmode: "decimal" },
-  { name: "imageURL", label: "Image address", hint: "http:// or https://, or choose a picture below.", wide: true },
-  { name: "brand", label: "Brand" },
-  { name: "groupId", label: "Product family", hint: "Variants of one product share it." },
-  { name: "options", label: "Options", hint: "A variant's options by name, such as Length: 14 Inches; Color: beige", wide: true },
-  { name: "currency", label: "Currency", hint: "A code such as USD or EUR." },
-  { name: "quantity", label: "Stock", hint: "A whole number; empty when unknown.", inputmode: "numeric" },
-  { name: "description", label: "Description", wide: true },
+import { schema } from "./schema.js";
+
+/** The editor's order, and which fields take a whole line or suggest values; a field the schema adds comes after them. */
+const LAYOUT = [
+  { name: "productId" },
+  { name: "title", wide: true },
+  { name: "listPrice" },
+  { name: "salesPrice" },
+  { name: "color" },
+  { name: "size" },
+  { name: "productType", list: "type-options" },
+  { name: "taxRate" },
+  { name: "imageURL", wide: true },
+  { name: "brand" },
+  { name: "groupId" },
+  { name: "options", wide: true },
+  { name: "currency" },
+  { name: "quantity" },
+  { name: "description", wide: true },
 ];
 
-export const KNOWN_FIELDS = new Set(FIELDS.map((field) => field.name));
+/** The keyboard a kind of value asks for. */
+const INPUT_MODES = { decimal: "decimal", wholeNumber: "numeric" };
+
+/** The fields the editor shows, in order: { name, label, hint, inputmode, wide, list }. */
+export function fields() {
+  const described = new Map(schema.fields.map((field) => [field.name, field]));
+  const laidOut = LAYOUT.filter((field) => described.has(field.name) || !schema.fields.length);
+  const added = schema.fields.filter((field) => !LAYOUT.some((known) => known.name === field.name)).map((field) => ({ name: field.name }));
+  return [...laidOut, ...added].map((field) => {
+    const description = described.get(field.name) ?? {};
+    return {
+      ...field,
+      label: description.label ?? field.name,
+      hint: description.hint ?? undefined,
+      inputmode: INPUT_MODES[description.value],
+    };
+  });
+}
+
+/** Whether `name` is a known field (not a feed's own column). */
+export function isKnownField(name) {
+  return schema.fields.some((field) => field.name === name) || LAYOUT.some((field) => field.name === name);
+}
+
+/** What a person calls the field `name`: its label, or for a feed's own column its header. */
+export function labelOf(name) {
+  return schema.fields.find((field) => field.name === name)?.label ?? name;
+}

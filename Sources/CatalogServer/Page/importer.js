@@ -5,7 +5,7 @@
 import { $ } from "./elements.js";
 import { counted, numberFormat, formatSeconds, formatBytes } from "./formats.js";
 import { request, upload, ApiError, Unreachable } from "./api.js";
-import { FIELDS } from "./fields.js";
+import { labelOf } from "./fields.js";
 import { search } from "./list.js";
 import { loadFavorites } from "./favorites.js";
 import { loadCollections } from "./collections.js";
@@ -85,7 +85,7 @@ function showPreview(file, preview) {
   body.replaceChildren();
   for (const [field, source] of Object.entries(preview.fields)) {
     const row = document.createElement("tr");
-    const label = FIELDS.find((candidate) => candidate.name === field)?.label ?? field;
+    const label = labelOf(field);
     for (const text of [label, source, preview.products[0] ? String(preview.products[0][field] ?? "—") : "—"]) {
       const cell = document.createElement("td");
       // A long value (a description) shows its start: the table stays short enough to reach the buttons below it.

@@ -45,6 +45,40 @@ public enum ProductField: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// What a form says under the field: the rules its value follows (``ProductValidation``); nil
+    /// when any text will do.
+    public var hint: String? {
+        switch self {
+        case .productId: "Required, at most \(ProductRules.maxProductIdBytes) characters (fewer with accents)."
+        case .title: "Required."
+        case .listPrice: "For example 19.99"
+        case .salesPrice: "Not above the list price."
+        case .productType: "Pick one the catalog uses, or type a new one."
+        case .taxRate: "From 0 to 100."
+        case .imageURL: "http:// or https://, or choose a picture below."
+        case .groupId: "Variants of one product share it."
+        case .options: "A variant's options by name, such as Length: 14 Inches; Color: beige"
+        case .currency: "A code such as USD or EUR."
+        case .quantity: "A whole number; empty when unknown."
+        case .color, .size, .brand, .description: nil
+        }
+    }
+
+    /// The kind of value the field holds, which a form's keyboard follows.
+    public enum ValueKind: String, Sendable {
+        /// Any text.
+        case text
+        /// A number that may have decimals: prices, the tax rate.
+        case decimal
+        /// A whole number: the quantity.
+        case wholeNumber
+    }
+
+    /// The kind of value the field holds.
+    public var valueKind: ValueKind {
+        isPrice || self == .taxRate ? .decimal : self == .quantity ? .wholeNumber : .text
+    }
+
     /// True for prices, stored as exact integer thousandths.
     public var isPrice: Bool { self == .listPrice || self == .salesPrice }
     /// True for fields stored as SQLite INTEGER: the prices (in thousandths) and the quantity.

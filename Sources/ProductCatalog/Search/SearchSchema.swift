@@ -13,10 +13,10 @@
 public enum SearchSchema {
     /// Every filter, in the order a search's parameters are written.
     public static let filters: [FilterDescription] = [
-        .values("type", field: .productType, label: "Type", noun: "type", \.productTypes),
-        .values("color", field: .color, label: "Color", noun: "color", \.colors),
-        .values("size", field: .size, label: "Size", noun: "size", \.sizes),
-        .values("brand", field: .brand, label: "Brand", noun: "brand", \.brands),
+        .values("type", field: .productType, noun: "type", \.productTypes),
+        .values("color", field: .color, noun: "color", \.colors),
+        .values("size", field: .size, noun: "size", \.sizes),
+        .values("brand", field: .brand, noun: "brand", \.brands),
         FilterDescription(
             name: "option", option: "option", label: "Option", field: .options, arity: .many, valueName: "name:value",
             help: "Only variants with this option, as Name:Value, such as Length:14 Inches (values of one option match any of them, different options all; :Red is Red as the value of any option).",
@@ -134,10 +134,11 @@ public struct FilterDescription: Sendable {
     public func values(in filters: SearchFilters) -> [String] { written(filters) }
 
     /// A filter of a text field: any of its values matches; an empty value, the products without one.
-    static func values(_ name: String, field: ProductField, label: String, noun: String,
+    /// One of a field's values, labelled as the field is.
+    static func values(_ name: String, field: ProductField, noun: String,
                        _ keyPath: any WritableKeyPath<SearchFilters, [String]> & Sendable) -> FilterDescription {
         FilterDescription(
-            name: name, option: name, label: label, field: field, arity: .many, valueName: noun,
+            name: name, option: name, label: field.label, field: field, arity: .many, valueName: noun,
             help: "Only products of this \(noun) (any of them; ASCII case ignored; an empty value keeps the products without one).",
             maxValues: 100, maxBytes: ProductRules.maxProductIdBytes,
             read: { filters, value in filters[keyPath: keyPath].append(value) },
