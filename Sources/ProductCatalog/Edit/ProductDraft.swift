@@ -24,21 +24,11 @@ public struct ProductDraft: Sendable, Hashable {
 extension ProductDraft {
     /// The draft that ``ProductValidation`` would turn back into `product`.
     public init(_ product: Product) {
-        var values: [ProductField: String] = [.productId: product.productId]
-        values[.title] = product.title
-        values[.listPrice] = product.listPrice?.text(currency: product.currency)
-        values[.salesPrice] = product.salesPrice?.text(currency: product.currency)
-        values[.color] = product.color
-        values[.size] = product.size
-        values[.productType] = product.productType
-        values[.taxRate] = product.taxRate
-        values[.imageURL] = product.imageURL
-        values[.groupId] = product.groupId
-        values[.currency] = product.currency
-        values[.quantity] = product.quantity.map(String.init)
-        values[.brand] = product.brand
-        values[.description] = product.description
-        values[.options] = product.options
+        var values: [ProductField: String] = [:]
+        for field in ProductField.allCases {
+            // A price as a person writes it in the product's currency; every other value as stored.
+            values[field] = field.isPrice ? product[field]?.integer.map { Price(thousandths: $0).text(currency: product.currency) } : product[field]?.text
+        }
         self.init(values: values, extras: Dictionary(product.extras.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 }))
     }
 }

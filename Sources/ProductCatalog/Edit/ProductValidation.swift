@@ -72,8 +72,8 @@ public enum ProductValidation {
             errors[ProductField.imageURL.rawValue] = .notAWebAddress
         }
 
-        let color = text(.color), size = text(.size), productType = text(.productType)
-        let groupId = text(.groupId), brand = text(.brand), description = text(.description)
+        // Every other field is text as given: trimmed, checked as text, empty for none.
+        let plain = ProductField.allCases.filter { !ruled.contains($0) }.map { ($0, text($0)) }
         let options = text(.options).map { ProductOptions(text: $0).text }.flatMap { $0.isEmpty ? nil : $0 }
         let currency = text(.currency).map { $0.uppercased() }
         if let currency, !Currency.isCode(currency) {
@@ -102,12 +102,15 @@ public enum ProductValidation {
         }
 
         guard errors.isEmpty, let productId else { throw ProductValidationError(problems: errors) }
-        return Product(
-            productId: productId, title: title, listPrice: listPrice, salesPrice: salesPrice,
-            color: color, size: size, productType: productType, taxRate: taxRate, imageURL: imageURL,
-            groupId: groupId, currency: currency, quantity: quantity, brand: brand, description: description,
-            options: options, extras: extras)
+        var product = Product(
+            productId: productId, title: title, listPrice: listPrice, salesPrice: salesPrice, taxRate: taxRate, imageURL: imageURL,
+            currency: currency, quantity: quantity, options: options, extras: extras)
+        for (field, value) in plain { product[field] = value.map(FieldValue.text) }
+        return product
     }
+
+    /// The fields with rules of their own above; the others are any text.
+    private static let ruled: Set<ProductField> = [.productId, .title, .listPrice, .salesPrice, .taxRate, .imageURL, .currency, .quantity, .options]
 
     private static func trimmed(_ text: String) -> String {
         ProductRules.trimmed(text)

@@ -1,5 +1,6 @@
 import Testing
 @testable import ProductCatalog
+import TestSupport
 
 /// A product entered by hand is checked field by field, and each problem is a fact (the rule, the
 /// numbers involved) that the interfaces phrase, not a sentence of the library's.
@@ -45,6 +46,32 @@ import Testing
             try editor.add(product)
         } catch EditError.invalid(let invalid) {
             #expect(invalid.problems == ["finish": .unknownColumn(known: ["material"])])
+        }
+    }
+
+    /// A valid product, drafted as a form shows it and checked again, is the same product: every
+    /// field, in every combination of set and empty, goes through the one loop of each.
+    @Test func aProductDraftedAndCheckedAgainIsTheSameProduct() throws {
+        var random = SeededRandomGenerator(seed: 47)
+        for index in 0..<300 {
+            var product = Product(productId: "P-\(index)", title: "Title \(index)")
+            for field in ProductField.allCases where field != .productId && field != .title && random.next() % 2 == 0 {
+                switch field {
+                case .listPrice: product.listPrice = Price(thousandths: Int64(random.next() % 100_000) * 10)
+                case .salesPrice: product.salesPrice = product.listPrice.map { Price(thousandths: $0.thousandths / 20 * 10) }
+                case .taxRate: product.taxRate = String(random.next() % 101)
+                case .imageURL: product.imageURL = "https://example.com/\(index).png"
+                case .currency: product.currency = ["EUR", "USD", "JPY"][Int(random.next() % 3)]
+                case .quantity: product.quantity = Int64(random.next() % 50)
+                case .options: product.options = "Color: Navy; Size: M"
+                default: product[field] = .text("\(field.rawValue) \(random.next() % 1000)")
+                }
+            }
+            if product.currency == "JPY" {
+                product.listPrice = product.listPrice.map { Price(thousandths: $0.thousandths / 1000 * 1000) }
+                product.salesPrice = product.salesPrice.map { Price(thousandths: $0.thousandths / 1000 * 1000) }
+            }
+            #expect(try ProductValidation.product(from: ProductDraft(product)) == product, "\(product)")
         }
     }
 }
