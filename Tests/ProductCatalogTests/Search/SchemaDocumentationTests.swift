@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import ProductCatalog
 
-/// The table of filters and sorts in `docs/server.md` is the registry's (``SearchSchema``),
-/// rendered: adding a filter or a sort without its line fails here, with the table to paste.
+/// The table of filters and sorts in `docs/server.md` is the registry's (``SearchSchema``), and
+/// the table of fields in `docs/commands.md` is ``ProductField``'s, rendered: adding a filter, a
+/// sort or a field without its line fails here, with the table to paste.
 struct SchemaDocumentationTests {
     /// The Markdown table of every filter and sort, as the documentation shows it.
     static var table: String {
@@ -24,10 +25,32 @@ struct SchemaDocumentationTests {
         return lines.joined(separator: "\n")
     }
 
-    @Test func theDocumentedFiltersAndSortsAreTheRegistrys() throws {
+    /// The Markdown table of every field, as the header mapping of `catalog import` lists them (in its list, indented).
+    static var fieldTable: String {
+        var lines = ["| Field | Other header names | Label | Value |", "|---|---|---|---|"]
+        for field in ProductField.allCases {
+            let others = field.aliases.filter { $0 != HeaderName.normalize(field.rawValue) }.map { "`\($0)`" }.joined(separator: ", ")
+            let value = switch field.valueKind {
+            case .text: "text"
+            case .decimal: field.isPrice ? "a price" : "a number"
+            case .wholeNumber: "a whole number"
+            }
+            lines.append("| `\(field.rawValue)` | \(others.isEmpty ? "—" : others) | \(field.label) | \(value) |")
+        }
+        return lines.map { "    " + $0 }.joined(separator: "\n")
+    }
+
+    static func documentation(_ name: String) throws -> String {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/server.md")
-        let text = try String(contentsOf: docs, encoding: .utf8)
-        #expect(text.contains(Self.table), "docs/server.md should hold this table, between its markers:\n\(Self.table)")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/" + name)
+        return try String(contentsOf: docs, encoding: .utf8)
+    }
+
+    @Test func theDocumentedFiltersAndSortsAreTheRegistrys() throws {
+        #expect(try Self.documentation("server.md").contains(Self.table), "docs/server.md should hold this table, between its markers:\n\(Self.table)")
+    }
+
+    @Test func theDocumentedFieldsAreTheRegistrys() throws {
+        #expect(try Self.documentation("commands.md").contains(Self.fieldTable), "docs/commands.md should hold this table, between its markers:\n\(Self.fieldTable)")
     }
 }
