@@ -74,7 +74,7 @@ extension Catalog.Collections {
 
         @OptionGroup(title: "Filters") var filter: FilterOptions
 
-        @Option(help: "For a smart collection: relevance (the default), price, -price, title or newest.")
+        @Option(help: ArgumentHelp("For a smart collection: " + SearchSort.help))
         var sort: SearchSort = .relevance
 
         @Flag(help: "Make a smart collection even with no query, filter or sort (every product).")

@@ -40,7 +40,7 @@ extension Catalog {
         @Flag(help: "Match words as typed: no typo tolerance.")
         var exact = false
 
-        @Option(help: "relevance (the default), price (cheapest first), -price, title or newest (last added first).")
+        @Option(help: ArgumentHelp(SearchSort.help))
         var sort: SearchSort = .relevance
 
         @Option(help: "csv (the default) or json.")

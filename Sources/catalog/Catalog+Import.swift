@@ -142,5 +142,11 @@ extension DeleteLimit: ExpressibleByArgument {
 }
 extension FeedFormat: ExpressibleByArgument {}
 extension ImportMode: ExpressibleByArgument {}
-extension SearchSort: ExpressibleByArgument {}
+extension SearchSort: ExpressibleByArgument {
+    /// The sorts `--sort` takes, each with its label, from ``SearchSort``.
+    static var help: String {
+        let named = allCases.map { "\($0.rawValue) (\($0.label))" }
+        return named.dropLast().joined(separator: ", ") + " or " + named.last! + "."
+    }
+}
 extension TextEncoding: ExpressibleByArgument {}

@@ -57,7 +57,7 @@ extension Catalog {
         @Flag(help: "List every variant on its own. By default the variants of a product (sharing a groupId) are one result: the first of them the search finds, with how many there are and their options.")
         var variants = false
 
-        @Option(help: "relevance (the default), price (cheapest first), -price, title or newest (last added first).")
+        @Option(help: ArgumentHelp(SearchSort.help))
         var sort: SearchSort = .relevance
 
         @OptionGroup var database: DatabaseOptions
