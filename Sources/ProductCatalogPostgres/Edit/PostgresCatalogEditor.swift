@@ -192,12 +192,24 @@ public final class PostgresCatalogEditor: Sendable {
     }
 
     /// Moves a star, the product's places in collections and its stock to its new productId, or
-    /// drops them with the product.
+    /// drops them with the product (and its stores' counts of products in stock with its stock).
     private func moveFavorite(from old: String, to new: String?) async throws {
         guard new?.asciiLowercased != old.asciiLowercased else { return }
         var tables = [PostgresSchema.favoritesTable, PostgresSchema.collectionMembersTable]
-        if try await session.scalar(PostgresQuery(unsafeSQL: "SELECT to_regclass('\(PostgresSchema.stockTable)') IS NOT NULL"), as: Bool.self, doing: "look for the stock") == true {
-            tables.append(PostgresSchema.stockTable)
+        let (keepsStock, countsStores) = try await session.rows(PostgresQuery(unsafeSQL: """
+            SELECT to_regclass('\(PostgresSchema.stockTable)') IS NOT NULL, to_regclass('\(PostgresSchema.stockStoresTable)') IS NOT NULL
+            """), doing: "look for the stock").first.map { row in
+            let cells = row.makeRandomAccess()
+            return (try cells[0].decode(Bool.self), try cells[1].decode(Bool.self))
+        } ?? (false, false)
+        if keepsStock { tables.append(PostgresSchema.stockTable) }
+        if keepsStock, countsStores, new == nil {
+            var statement = PostgresStatement()
+            statement.sql = """
+                UPDATE \(PostgresSchema.stockStoresTable) t SET products = t.products - 1 FROM \(PostgresSchema.stockTable) s
+                WHERE s."productKey" = \(statement.bind(old.asciiLowercased)) AND s.quantity > 0 AND t."storeKey" = s."storeKey"
+                """
+            try await session.execute(statement, doing: "count the products at its stores")
         }
         for table in tables {
             var statement = PostgresStatement()

@@ -46,22 +46,43 @@ extension PostgresProductSearch {
         return stock
     }
 
-    /// The stores with at least one product in stock, by name (ASCII case ignored).
+    /// The stores with at least one product in stock, by name (ASCII case ignored), each spelled
+    /// as its first product in stock in productId order spells it: one seek of the stock's store
+    /// index per store, whatever the number of rows (a catalog file reads its own the same way).
     public func stores() async throws -> [String] {
-        try await storeCounts().map(\.store)
-    }
-
-    /// The products in stock at each store with any, by name (ASCII case ignored), each store
-    /// spelled as its first product in productId order spells it; none without stock.
-    func storeCounts() async throws -> [(store: String, products: Int)] {
         guard try await keepsStock() else { return [] }
         let rows = try await session.rows(PostgresQuery(unsafeSQL: """
-            SELECT (array_agg(store ORDER BY "productKey"))[1], count(*) FROM \(PostgresSchema.stockTable)
-            WHERE quantity > 0 GROUP BY "storeKey" ORDER BY "storeKey"
-            """), doing: "count the products in stock at each store")
+            WITH RECURSIVE next(key) AS (
+              SELECT min("storeKey") FROM \(PostgresSchema.stockTable) WHERE quantity > 0
+              UNION ALL
+              SELECT (SELECT min("storeKey") FROM \(PostgresSchema.stockTable) WHERE quantity > 0 AND "storeKey" > next.key)
+              FROM next WHERE next.key IS NOT NULL)
+            SELECT \(Self.spelling("next.key")) FROM next WHERE key IS NOT NULL
+            """), doing: "list the stores")
+        return try rows.map { try $0.makeRandomAccess()[0].decode(String.self) }
+    }
+
+    /// The products in stock at each store with any, spelled as ``stores()`` spells them, from the
+    /// counts each stock import keeps (``PostgresSchema/stockStoresTable``); none without stock.
+    func storeCounts() async throws -> [(store: String, products: Int)] {
+        guard try await keepsStock() else { return [] }
+        let counted = try await hasTable(PostgresSchema.stockStoresTable)
+        let rows = try await session.rows(PostgresQuery(unsafeSQL: counted
+            ? "SELECT \(Self.spelling("t.\"storeKey\"")), t.products FROM \(PostgresSchema.stockStoresTable) t WHERE t.products > 0"
+            : """
+              SELECT (array_agg(store ORDER BY "productKey"))[1], count(*) FROM \(PostgresSchema.stockTable)
+              WHERE quantity > 0 GROUP BY "storeKey"
+              """), doing: "count the products in stock at each store")
         return try rows.map { row in
             let cells = row.makeRandomAccess()
             return (try cells[0].decode(String.self), try cells[1].decode(Int.self))
         }
+    }
+
+    /// The store `key` (a folded name) as its first product in stock, in productId order, spells it.
+    private static func spelling(_ key: String) -> String {
+        """
+        (SELECT s.store FROM \(PostgresSchema.stockTable) s WHERE s."storeKey" = \(key) AND s.quantity > 0 ORDER BY s."productKey" LIMIT 1)
+        """
     }
 }

@@ -259,12 +259,30 @@ enum PostgresSchema {
         "ALTER INDEX \(buildStockTable)_store RENAME TO \(stockTable)_store",
     ]
 
+    /// The products in stock at each store (by folded name), counted again by every stock import
+    /// and after products leave: the whole catalog's store counts read it, where counting the
+    /// stock table took 0.9 s for 2,000,000 rows.
+    static let stockStoresTable = "catalog_stock_stores"
+
+    /// Makes ``stockStoresTable`` count the stock as it is now.
+    static let recountStockStores = [
+        "CREATE TABLE IF NOT EXISTS \(stockStoresTable) (\"storeKey\" text COLLATE \"C\" PRIMARY KEY, products bigint NOT NULL)",
+        "DELETE FROM \(stockStoresTable)",
+        """
+        INSERT INTO \(stockStoresTable) ("storeKey", products)
+        SELECT "storeKey", count(*) FROM \(stockTable) WHERE quantity > 0 GROUP BY "storeKey"
+        """,
+    ]
+
     /// Drops the stock of the products the live table no longer holds (after a swap or a
-    /// deleting upsert), when the catalog keeps stock.
+    /// deleting upsert), when the catalog keeps stock, and counts the stores again when some went.
     static let dropGoneStock = """
         DO $$ BEGIN
           IF to_regclass('\(stockTable)') IS NOT NULL THEN
             DELETE FROM \(stockTable) s WHERE NOT EXISTS (SELECT 1 FROM \(table) p WHERE \(key) = s."productKey");
+            IF FOUND THEN
+              \(recountStockStores.joined(separator: ";\n      "));
+            END IF;
           END IF;
         END $$
         """

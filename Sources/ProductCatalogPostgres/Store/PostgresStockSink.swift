@@ -164,13 +164,14 @@ public final class PostgresStockSink: StockSink {
         // Each staged row of a known product is written or gives way to a later one.
         for _ in 0..<max(0, self.staged - unknown - written) { progress.duplicate() }
         try progress.wrote(written)
-        if mode == .replace {
-            try progress.tick()
-            try blocking {
+        try progress.tick()
+        try blocking {
+            if mode == .replace {
                 for statement in PostgresSchema.indexStock(PostgresSchema.buildStockTable) + PostgresSchema.swapStock {
                     try await session.execute(statement, doing: "swap the new stock in")
                 }
             }
+            for statement in PostgresSchema.recountStockStores { try await session.execute(statement, doing: "count the products at each store") }
         }
         return written
     }
@@ -181,7 +182,7 @@ public final class PostgresStockSink: StockSink {
             let rows = try await session.scalar(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(PostgresSchema.stockTable)"),
                                                 as: Int.self, doing: "count the stock") ?? 0
             let stores = try await session.scalar(PostgresQuery(unsafeSQL: """
-                SELECT count(DISTINCT "storeKey") FROM \(PostgresSchema.stockTable) WHERE quantity > 0
+                SELECT count(*) FROM \(PostgresSchema.stockStoresTable) WHERE products > 0
                 """), as: Int.self, doing: "count the stores") ?? 0
             return (rows, stores)
         }
