@@ -5,7 +5,8 @@ Over a generated catalog of 10,000 products it checks what `BrowserTest.run` lis
 each named as it prints: searching by prefix and by words as one types, paging, filters and sorts in
 every view (1280 and 390 px, light and dark), exports, outages (the server away, a connection that
 answers some requests only), adds, edits, renames, pictures, stars, stock by store, imports with
-their progress and rejects, bulk actions, offline edits, screenshots, contrast and the console.
+their progress and rejects, bulk actions, offline edits, screenshots, contrast and the console; with
+PRODUCTCATALOG_TEST_POSTGRES set, stock and collections again over a catalog on PostgreSQL.
 It prints one line per check and a closing `N passed, N failed`; the exit status is 1 when any failed.
 
 Usage: browser_test.py --catalog PATH/TO/catalog [--screenshots DIR]
@@ -1269,6 +1270,28 @@ class BrowserTest:
         self.wait(whole, "unticking In stock did not lift the filter")
         self.show_filters(False)
 
+    def on_postgres(self):
+        """The page over a catalog on PostgreSQL (PRODUCTCATALOG_TEST_POSTGRES, a schema of its own holding the same
+        generated products): a stock file from the import panel, a product's stock table, the "In stock at" chip and
+        In stock; a collection made from selected rows, shown, exported, emptied and deleted, a collection file and a
+        smart collection: the checks the page passes over a catalog file, against a second server."""
+        url = os.environ["PRODUCTCATALOG_TEST_POSTGRES"]
+        database = url + ("&" if "?" in url else "?") + "schema=browser_" + os.urandom(6).hex()
+        self.run_catalog("import", os.path.join(self.work, "products.csv"), "--db", database)
+        on_file = self.server
+        self.server = Server(self.catalog, database)
+        try:
+            self.driver.get(self.server.url)
+            self.wait(lambda: self.element("count").text.endswith(" products in the catalog"), "the page on PostgreSQL did not list the catalog")
+            keeps = self.server.get_json("/api/schema")["keeps"]
+            assert keeps == {"stockByStore": True, "collections": True}, f"the schema says PostgreSQL keeps {keeps}"
+            self.stock_by_store()
+            self.collections()
+        finally:
+            self.server.stop()
+            self.server = on_file
+            self.driver.get(self.server.url)
+
     def collections(self):
         """Rows selected and added to a new collection; its chip beside the search shows it as the list, with its
         count; the export link downloads exactly it; a selected row is taken out, and the collection deleted after a
@@ -1852,6 +1875,10 @@ class BrowserTest:
         self.check("a family is one row with its count and options; it opens into its variants, one starred and opened; an option filters; the row edits the whole family", self.families)
         self.check("a stock file from the import panel; a product's stock table; the \"In stock at\" chip of a store and In stock filter the list", self.stock_by_store)
         self.check("selected rows added to a new collection, shown from its chip and exported, one taken out, the collection deleted; a collection file imported; a search saved as a smart one", self.collections)
+        if os.environ.get("PRODUCTCATALOG_TEST_POSTGRES"):
+            self.check("on PostgreSQL: stock from the import panel, its chip and table; collections made, shown, exported and deleted", self.on_postgres)
+        else:
+            print("SKIP on PostgreSQL: set PRODUCTCATALOG_TEST_POSTGRES (bash .ci/run starts a server) to check the page over a catalog there")
         self.check("a star from the keyboard puts the product first and marks it", self.favorites)
         self.check("a PNG and an empty file get the page's own words", self.import_errors)
         self.check("the import previews, warns before replacing edits, and keeps the star", self.upload_csv)
