@@ -128,23 +128,7 @@ struct PostgresStockTests {
 
     @Test func stockOnPostgreSQLAnswersAsInACatalogFile() async throws {
         let folder = try TemporaryFolder()
-        let file = SQLiteCatalog(databasePath: folder.path + "/catalog.sqlite")
-        let inFile = try await Self.transcript(of: file, in: folder) { path, options in
-            var options = options
-            options.databasePath = file.databasePath
-            _ = try CatalogImporter(options: options).run(source: try FileByteSource(path: path))
-            await file.catalogReplaced()
-        }
-        let onServer = try await PostgresTestServer.withCatalog { location in
-            let catalog = PostgresCatalog(location: location, imagesFolder: folder.path + "/images")
-            let lines = try await Self.transcript(of: catalog, in: folder) { path, options in
-                _ = try await importCSV(path, into: location, options: options)
-            }
-            await catalog.close()
-            return lines
-        }
-        for (a, b) in zip(inFile, onServer) { #expect(a == b) }
-        #expect(inFile.count == onServer.count)
+        let inFile = try await agreeingTranscript(in: folder) { try await Self.transcript(of: $0, in: folder, imports: $1) }
         // And the file's answers are the ones the rules state.
         #expect(inFile.contains("before stores: []"), "\(inFile)")
         #expect(inFile.contains { $0.hasPrefix("before  stores: none") }, "\(inFile)")

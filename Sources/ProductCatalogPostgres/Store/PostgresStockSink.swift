@@ -58,6 +58,9 @@ public final class PostgresStockSink: StockSink {
         buffer.reserveCapacity(Self.bufferSize + 4096)
     }
 
+    /// The digits of `bytea`'s hex form, made once rather than for each row.
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// Bytes of rows sent to the server at a time.
     private static let bufferSize = 1 << 20
 
@@ -78,10 +81,9 @@ public final class PostgresStockSink: StockSink {
         buffer.append(0x09)
         // `\\x` then two hex digits a byte; the backslash itself escaped for COPY.
         buffer.append(contentsOf: [0x5C, 0x5C, UInt8(ascii: "x")])
-        let digits = Array("0123456789abcdef".utf8)
         for byte in row.fields {
-            buffer.append(digits[Int(byte >> 4)])
-            buffer.append(digits[Int(byte & 0x0F)])
+            buffer.append(Self.hexDigits[Int(byte >> 4)])
+            buffer.append(Self.hexDigits[Int(byte & 0x0F)])
         }
         buffer.append(0x0A)
         staged += 1

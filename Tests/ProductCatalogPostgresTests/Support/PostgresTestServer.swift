@@ -58,6 +58,33 @@ enum PostgresTestServer {
     }
 }
 
+/// The lines `script` answers on a new catalog file and on a new catalog on PostgreSQL, each given
+/// the way to replace or upsert its products from a file; every line of the two is expected equal,
+/// and the file's are returned, for the test to check against what it states.
+func agreeingTranscript(
+    in folder: TemporaryFolder,
+    _ script: (any StockKeeping & CollectionKeeping, _ imports: (String, ImportOptions) async throws -> Void) async throws -> [String]
+) async throws -> [String] {
+    let file = SQLiteCatalog(databasePath: folder.path + "/catalog.sqlite")
+    let inFile = try await script(file) { path, options in
+        var options = options
+        options.databasePath = file.databasePath
+        _ = try CatalogImporter(options: options).run(source: try FileByteSource(path: path))
+        await file.catalogReplaced()
+    }
+    let onServer = try await PostgresTestServer.withCatalog { location in
+        let catalog = PostgresCatalog(location: location, imagesFolder: folder.path + "/images")
+        let lines = try await script(catalog) { path, options in
+            _ = try await importCSV(path, into: location, options: options)
+        }
+        await catalog.close()
+        return lines
+    }
+    for (a, b) in zip(inFile, onServer) { #expect(a == b) }
+    #expect(inFile.count == onServer.count)
+    return inFile
+}
+
 /// Imports a CSV file into the PostgreSQL catalog at `location` on the import's own thread, as the CLI does.
 func importCSV(_ path: String, into location: PostgresLocation, options: ImportOptions = ImportOptions()) async throws -> ImportSummary {
     let job = CatalogImporter(options: options).start(input: .file(path: path), into: { PostgresCatalogSink(location: location) })
