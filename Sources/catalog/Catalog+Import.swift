@@ -121,9 +121,6 @@ extension Catalog {
             if summary.rowsPadded > 0 {
                 text += "\(Formatting.count(summary.rowsPadded)) rows lacked trailing fields and were read with them empty.\n"
             }
-            if summary.listsRebuilt {
-                text += "The word index and the sort lists were built anew: the products changed since they were built passed 1% of the catalog.\n"
-            }
             if summary.editsReplaced > 0 {
                 text += "\(Formatting.count(summary.editsReplaced)) \(summary.editsReplaced == 1 ? "product" : "products") added, edited or deleted in catalog serve since the previous import \(summary.editsReplaced == 1 ? "was" : "were") replaced by the file's version.\n"
             }

@@ -27,6 +27,14 @@ public final class CatalogEditor {
     private let filePath: String
     /// True once the table is known to have every known field (older catalogs get them at the first write).
     private var fieldsChecked = false
+    /// True once the file is known to be in WAL mode, written durably (``LiveJournal``).
+    private var journalChecked = false
+    /// The build of the word index of the catalog this editor opened (or last wrote): a replacing
+    /// import copied into the file (``CatalogBuild``) makes a new one in the same file, and the
+    /// editor must be opened anew.
+    private var epoch: Int64?
+    /// The index's segments, as the writes read them to make theirs (``SegmentWriter``).
+    private lazy var indexViews = IndexViews(connection: connection, prepare: connection.prepare, trustsDataVersion: false)
     /// True inside ``write(_:)``: a write within it (a batch's changes) joins its transaction.
     private var writing = false
     /// Set when a write binds a product with a family, so that the write makes sure the catalog keeps ``FamilyIndex``.
@@ -52,6 +60,7 @@ public final class CatalogEditor {
         }
         self.connection = connection
         identity = before
+        epoch = try Self.database(databasePath) { try Self.epoch(connection) }
         filePath = (try? FileSystem.resolvingLinks(databasePath)) ?? databasePath
         extraColumns = try Self.database(databasePath) {
             let statement = try connection.prepare("SELECT name FROM pragma_table_info(?1)")
@@ -72,6 +81,7 @@ public final class CatalogEditor {
         try database(path) {
             let connection = try Connection(path: path, mode: .create)
             connection.setBusyTimeout(milliseconds: 10_000)
+            try LiveJournal.prepareWriter(connection)
             try connection.transaction(.exclusive) {
                 // Someone else may have created it while this connection waited for the lock.
                 if try !connection.hasTable(CatalogSchema.table) {
@@ -81,9 +91,15 @@ public final class CatalogEditor {
         }
     }
 
-    /// True while the path still names the file this editor opened.
+    /// True while the path still names the file this editor opened, and the file holds the
+    /// catalog it opened (not one a replacing import copied into it since).
     public var isCurrent: Bool {
-        CatalogFileIdentity.ofFile(at: databasePath) == identity
+        CatalogFileIdentity.ofFile(at: databasePath) == identity && (try? Self.epoch(connection)) == epoch
+    }
+
+    /// The build of the catalog's word index (nil for a catalog without one).
+    private static func epoch(_ connection: Connection) throws -> Int64? {
+        try WordLists.exists(connection) ? try WordLists.version(connection) : nil
     }
 
     /// Adds `product`; throws ``EditError/duplicate(productId:)`` when its productId is taken.
@@ -161,7 +177,14 @@ public final class CatalogEditor {
         if case .importRunning = permit { throw EditError.importRunning(path: databasePath) }
         defer { withExtendedLifetime(permit) {} }
         let result = try Self.database(databasePath) {
-            try connection.transaction(.immediate) {
+            // Under the permit no import can swap files: the file is this editor's, and may be
+            // turned to WAL mode (a catalog written by an earlier version, ``LiveJournal``).
+            guard isCurrent else { throw EditError.catalogReplaced(path: databasePath) }
+            if !journalChecked {
+                try LiveJournal.prepareWriter(connection)
+                journalChecked = true
+            }
+            return try connection.transaction(.immediate) {
                 guard isCurrent else { throw EditError.catalogReplaced(path: databasePath) }
                 if !fieldsChecked { try CatalogSchema.upgrade(connection) }
                 writing = true
@@ -169,7 +192,9 @@ public final class CatalogEditor {
                 wroteFamily = false
                 let result = try body()
                 if wroteFamily { try FamilyIndex.create(connection) }
-                try WordLists.compactIfWanted(connection, products: try CatalogUpdate.productCount(connection))
+                try SegmentWriter.flush(connection, views: indexViews)
+                // An upgrade may have built the index anew: this editor's own doing.
+                epoch = try Self.epoch(connection)
                 return result
             }
         }

@@ -6,9 +6,9 @@ import Dispatch
 /// would stop every other request. Each queue owns its state (connections are not `Sendable`);
 /// ``run(_:)`` hops to the queue, runs the body with the state, and resumes the caller.
 final class DatabaseQueue<State>: @unchecked Sendable {
-    private let queue: DispatchQueue
+    fileprivate let queue: DispatchQueue
     /// Touched only on `queue`.
-    private var state: State
+    fileprivate var state: State
 
     init(label: String, state: State) {
         queue = DispatchQueue(label: label)
@@ -22,5 +22,12 @@ final class DatabaseQueue<State>: @unchecked Sendable {
                 continuation.resume(with: Result { try body(&self.state) })
             }
         }
+    }
+}
+
+extension DatabaseQueue {
+    /// Queues `body` after the bodies queued before it, without waiting for it.
+    func enqueue(_ body: @escaping @Sendable (inout State) -> Void) {
+        queue.async { body(&self.state) }
     }
 }

@@ -20,6 +20,9 @@ public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping
     private let readers: [DatabaseQueue<SQLiteReader>]
     private let readersBusy: RequestsInHand
     private let writing: DatabaseQueue<CatalogEditor?>
+    /// Closed while this engine's own replacing import swaps files: its readers and editor drop
+    /// their connections, so that the new file can be renamed in (see ``CatalogBuild``).
+    private let swapGate: SwapGate
 
     /// The catalog's path.
     public var name: String { databasePath }
@@ -34,13 +37,43 @@ public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping
         readersBusy = RequestsInHand(readers: count)
         readers = (0..<count).map { DatabaseQueue(label: "sqlite-catalog.read.\($0)", state: SQLiteReader(databasePath: databasePath)) }
         writing = DatabaseQueue(label: "sqlite-catalog.write", state: nil)
+        swapGate = SwapGate(participants: count + 1)
     }
 
     /// Runs `body` on the reader with the fewest requests in hand.
     private func read<T: Sendable>(_ body: @escaping @Sendable (inout SQLiteReader) throws -> T) async throws -> T {
         let index = readersBusy.take()
         defer { readersBusy.give(back: index) }
-        return try await readers[index].run(body)
+        let gate = swapGate
+        return try await readers[index].run { side in
+            gate.pass(index) { side.close() }
+            return try side.recovering { side in try side.transaction { try body(&$0) } }
+        }
+    }
+
+    /// Runs `body` on the writing queue with the editor.
+    private func edit<T: Sendable>(_ body: @escaping @Sendable (inout CatalogEditor?) throws -> T) async throws -> T {
+        let (gate, writer) = (swapGate, readers.count)
+        return try await writing.run { editor in
+            gate.pass(writer) { editor = nil }
+            return try body(&editor)
+        }
+    }
+
+    /// What this engine does around its own import's swap: every reader and the editor drop their
+    /// connections (each at its next turn, after the request in hand) and hold new requests back
+    /// until the new file is in place.
+    private var swapHooks: CatalogBuild.SwapHooks {
+        let (gate, readers, writing) = (swapGate, readers, writing)
+        return CatalogBuild.SwapHooks(before: {
+            gate.close(asking: { participant in
+                if participant < readers.count {
+                    readers[participant].enqueue { side in gate.acknowledge(participant) { side.close() } }
+                } else {
+                    writing.enqueue { editor in gate.acknowledge(participant) { editor = nil } }
+                }
+            })
+        }, after: { gate.open() })
     }
 
     /// A page of the products `request` finds, and how many it finds in all: exactly for a
@@ -136,35 +169,35 @@ public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping
     /// Stars or unstars the product with `productId`.
     public func setFavorite(_ productId: String, _ starred: Bool) async throws {
         let path = databasePath
-        try await writing.run { editor in
+        try await edit { editor in
             try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.setFavorite(productId, starred) }
         }
     }
 
     public func createCollection(_ name: String, search: SavedSearch?) async throws -> ProductCollection {
         let path = databasePath
-        return try await writing.run { editor in
+        return try await edit { editor in
             try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.createCollection(name, search: search) }
         }
     }
 
     public func deleteCollection(_ name: String) async throws {
         let path = databasePath
-        try await writing.run { editor in
+        try await edit { editor in
             try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.deleteCollection(name) }
         }
     }
 
     public func changeCollection(_ name: String, adding productIds: [String], removing: Bool) async throws -> CollectionChange {
         let path = databasePath
-        return try await writing.run { editor in
+        return try await edit { editor in
             try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.changeCollection(name, adding: productIds, removing: removing) }
         }
     }
 
     public func collectionsFromColumn(_ column: String, separator: Character) async throws -> ColumnCollections {
         let path = databasePath
-        return try await writing.run { editor in
+        return try await edit { editor in
             try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.collectionsFromColumn(column, separator: separator) }
         }
     }
@@ -172,13 +205,13 @@ public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping
     public func importCollections(from source: InputSource, mode: ImportMode, rejectsPath: String?) async throws -> CollectionImportSummary {
         var importer = CollectionImporter(databasePath: databasePath, mode: mode)
         importer.rejectsPath = rejectsPath
-        return try await writing.run { [importer] _ in try importer.run(source: try source.open()) }
+        return try await edit { [importer] _ in try importer.run(source: try source.open()) }
     }
 
     /// Adds `product`, creating an empty catalog first when there is none yet.
     public func add(_ product: Product) async throws -> Product {
         let path = databasePath
-        return try await writing.run { editor in
+        return try await edit { editor in
             try Self.withEditor(&editor, path: path, creatingCatalog: true) { try $0.add(product) }
         }
     }
@@ -186,7 +219,7 @@ public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping
     /// Replaces the product with `productId` by `product`.
     public func replace(productId: String, with product: Product) async throws -> Product {
         let path = databasePath
-        return try await writing.run { editor in
+        return try await edit { editor in
             try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.replace(productId: productId, with: product) }
         }
     }
@@ -194,7 +227,7 @@ public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping
     /// Deletes the product with `productId`.
     public func delete(productId: String) async throws {
         let path = databasePath
-        try await writing.run { editor in
+        try await edit { editor in
             try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.delete(productId: productId) }
         }
     }
@@ -202,7 +235,7 @@ public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping
     /// Applies `change` to each of `productIds` in one transaction.
     public func apply(_ change: BatchChange, to productIds: [String]) async throws -> BatchOutcome {
         let path = databasePath
-        return try await writing.run { editor in
+        return try await edit { editor in
             try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.apply(change, to: productIds) }
         }
     }
@@ -210,7 +243,7 @@ public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping
     /// How many products were added, edited or deleted here since the last replacing import (0 without a catalog).
     public func handEditsSinceImport() async throws -> Int {
         let path = databasePath
-        return try await writing.run { editor in
+        return try await edit { editor in
             guard (try? CatalogSchema.kind(ofFileAt: path)) == .catalog else { return 0 }
             return try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.handEditsSinceImport() }
         }
@@ -223,7 +256,7 @@ public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping
 
     /// The catalog file's own sink: a new file built beside it and swapped in, or an upsert.
     public func makeSink(for options: ImportOptions) -> any CatalogSink {
-        SQLiteCatalogSink(databasePath: databasePath, maxPages: options.maxDatabasePages)
+        SQLiteCatalogSink(databasePath: databasePath, maxPages: options.maxDatabasePages, aroundSwap: swapHooks)
     }
 
     /// Throws ``CatalogError/notACatalog(path:)`` for a file this tool did not make; a missing or

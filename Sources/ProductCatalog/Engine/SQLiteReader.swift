@@ -1,11 +1,14 @@
 /// One reading connection of ``SQLiteCatalog`` and what it caches; lives on one of its reading queues.
+///
+/// Each request reads one state of the catalog, in one read transaction (``transaction(_:)``):
+/// its page, its count, its facets and its sorted pages agree, whatever commits meanwhile.
 struct SQLiteReader {
     let databasePath: String
     private var search: ProductSearch?
     private var searchIdentity: CatalogFileIdentity?
-    /// A connection that only watches `PRAGMA data_version`, which changes whenever another
-    /// connection (this server's editor, or another program) commits to the file.
-    private var watcher: Connection?
+    /// The schema's version when the search was opened: a replacing import copied into the file
+    /// (see ``CatalogBuild``) changes it, and the search is opened anew.
+    private var schemaVersion: Int64?
     /// Match counts by prefix or query and filters, valid while the file and its data version stay the same.
     private var counts: [CountKey: MatchCount] = [:]
     /// Whole answers by request, valid as long as the counts are: a query many people type, or
@@ -116,9 +119,11 @@ struct SQLiteReader {
         return read
     }
 
-    /// Forgets counts and types when someone committed to the file since they were read.
+    /// Forgets counts and types when someone committed to the file since they were read
+    /// (`PRAGMA data_version`, read inside the request's transaction, changes at every commit of
+    /// another connection: this server's editor, or another program).
     private mutating func dropCachesIfChanged() throws {
-        let version = try watcher?.scalarInt("PRAGMA data_version")
+        let version = try search?.connection.scalarInt("PRAGMA data_version")
         if version != countsVersion {
             counts.removeAll()
             pages.removeAll()
@@ -128,11 +133,38 @@ struct SQLiteReader {
         }
     }
 
+    /// Runs `body` inside one read transaction on the file now at the path (the search opened
+    /// anew when the file was replaced, by rename or in place).
+    mutating func transaction<T>(_ body: (inout SQLiteReader) throws -> T) throws -> T {
+        for _ in 0..<2 {
+            guard let search = try currentSearch() else { return try body(&self) }
+            let connection = search.connection
+            guard !connection.inTransaction else { return try body(&self) }
+            try connection.begin(.deferred)
+            do {
+                let schema = try connection.scalarInt("PRAGMA schema_version")
+                if let schemaVersion, schema != schemaVersion {
+                    try connection.rollback()
+                    close()
+                    continue
+                }
+                schemaVersion = schema
+                let result = try body(&self)
+                try connection.commit()
+                return result
+            } catch {
+                if connection.inTransaction { try? connection.rollback() }
+                throw error
+            }
+        }
+        throw EngineError.keptChanging(catalog: databasePath)
+    }
+
     /// Drops the connections; the next request opens the file at the path.
     mutating func close() {
         search = nil
         searchIdentity = nil
-        watcher = nil
+        schemaVersion = nil
         counts.removeAll()
         pages.removeAll()
         pageOrder.removeAll()
@@ -159,12 +191,9 @@ struct SQLiteReader {
             }
             // The file may have been swapped between the stat and the open: keep the search only
             // when the path names the same file before and after.
-            let watcher = try Connection(path: databasePath, mode: .readOnly)
-            watcher.setBusyTimeout(milliseconds: 2_000)
             if CatalogFileIdentity.ofFile(at: databasePath) == identity {
                 search = opened
                 searchIdentity = identity
-                self.watcher = watcher
                 return opened
             }
         }

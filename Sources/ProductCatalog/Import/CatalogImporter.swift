@@ -82,14 +82,13 @@ public struct CatalogImporter: Sendable {
         }
 
         let counts = reporter.counts
-        var summary = ImportSummary(
+        let summary = ImportSummary(
             rowsRead: counts.rowsRead, rowsInserted: counts.rowsInserted, rowsUpdated: counts.rowsInserted - (stored + sink.productsDeleted - sink.productsBefore),
             rowsDeleted: sink.productsDeleted,
             rowsRejected: counts.rowsRejected, duplicates: counts.duplicates, rowsFolded: counts.rowsFolded,
             rowsPadded: counts.rowsPadded, format: reading.format, productsInCatalog: stored,
             editsReplaced: sink.editsReplaced, bytesRead: source.bytesRead, elapsed: reporter.elapsed,
             databasePath: sink.catalogName, rejectsPath: counts.rowsRejected > 0 ? rejects.path : nil)
-        summary.listsRebuilt = sink.listsRebuilt
         reporter.finish(summary)
         return summary
     }

@@ -59,7 +59,6 @@ public enum ImportEvent: Sendable, Equatable, JSONRepresentable {
                 "format": .string(summary.format.rawValue),
                 "productsInCatalog": .int(summary.productsInCatalog),
                 "editsReplaced": .int(summary.editsReplaced),
-                "listsRebuilt": .bool(summary.listsRebuilt),
                 "bytesRead": .int(summary.bytesRead),
                 "seconds": .double(summary.elapsed.seconds),
                 "database": .string(summary.databasePath),

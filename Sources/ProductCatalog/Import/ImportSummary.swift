@@ -27,10 +27,6 @@ public struct ImportSummary: Sendable, Equatable {
     /// Products added, edited or deleted by hand (in `catalog serve`) since the previous import,
     /// whose edits this replacing import discarded; 0 for an upsert, which keeps them.
     public var editsReplaced: Int = 0
-    /// True when an upsert built the catalog's word index and sort lists anew, because the
-    /// products changed since they were built passed 1% of the catalog (and 1,000): what a
-    /// replacing import builds, in the same file.
-    public var listsRebuilt = false
     /// Input bytes read.
     public var bytesRead: Int
     /// Wall-clock time from start to the new catalog in place.

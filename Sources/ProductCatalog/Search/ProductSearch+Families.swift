@@ -84,8 +84,6 @@ struct FamilyJudge {
     private let tokenizer: WordTokenizer
     /// What is read of a family's other variants: the productId, then the fields words are matched in (``WordLists/fields``).
     private let memberColumns: String
-    /// The places of the products changed since the index was built, by folded productId, made at first use.
-    private var changed: [String: Int64]?
     /// True while every match before the hits judged next has been judged here: the hits were
     /// given in order from the first match on. Then a family's first match met is its first in
     /// the rules' order, and only a variant listed by its productId can come before it.
@@ -112,8 +110,7 @@ struct FamilyJudge {
     /// hundreds of lists).
     mutating func lists(_ hits: [ProductSearch.IndexHit]) throws -> [Bool] {
         var verdicts = [Bool](repeating: true, count: hits.count)
-        guard let index = try search.catalogWords() else { return verdicts }
-        let delta = try search.catalogDelta(index)
+        guard let view = try search.indexView() else { return verdicts }
         for (position, hit) in hits.enumerated() {
             guard let groupId = try search.groupId(of: hit.productId) else { continue }
             guard met.insert(groupId).inserted else {
@@ -135,7 +132,7 @@ struct FamilyJudge {
                 }
                 let tally = try tally(of: row)
                 guard let rank = tally.rank,
-                      let place = try changedPlaces(delta)[ProductIdOrder.folded(productId)] ?? index.places.place(of: productId)
+                      let place = try view.place(of: productId)
                 else { return }
                 let wordClass = min(max(Int64(tally.titleWords), 1), WordPlacement.maxClass)
                 if (rank, WordPlacement.row(class: wordClass, place: place)) < (hit.rank, hit.row) { before = true }
@@ -176,15 +173,6 @@ struct FamilyJudge {
             try row.withBytes(at: column) { text in try tokenizer.forEachToken(in: text) { tally.note($0, field: Int(column) - 1) } }
         }
         return tally
-    }
-
-    /// The places of the products changed since the index was built, by folded productId.
-    private mutating func changedPlaces(_ delta: WordDelta?) -> [String: Int64] {
-        if let changed { return changed }
-        var made: [String: Int64] = [:]
-        for (place, productId) in delta?.productIds ?? [:] { made[ProductIdOrder.folded(productId)] = place }
-        changed = made
-        return made
     }
 }
 

@@ -153,49 +153,30 @@ extension ProductSearch {
 
     /// The products in `sort`'s order after `after` that `filters` keep and `keep` accepts, up to `limit`.
     ///
-    /// By price and by title the catalog's sort lists (``SortLists``) give the order, with the
-    /// products changed since they were built read from the table and merged in; the newest
-    /// first, and a catalog without the lists (layout 6 until its first write), read the table in
-    /// the SQL order.
+    /// By price and by title the index's sort lists (``SortLists``) give the order: every segment's,
+    /// merged (``listWalk(_:filters:after:limit:_:)``). The newest first, and a catalog without the
+    /// lists (layout 6 until its first write), read the table in the SQL order.
     private func walk(_ sort: SearchSort, filters: SearchFilters, after: SortPosition?, limit: Int,
                       _ keep: (SortedRow) throws -> Bool) throws -> [SortKey] {
-        guard sort != .newest, try SortLists.exists(connection) else {
-            return try tableWalk(sort, filters: filters, after: after, limit: limit, changedOnly: false, keep)
-        }
-        return try connection.reading { try listedWalk(sort, filters: filters, after: after, limit: limit, keep) }
-    }
-
-    /// ``walk(_:filters:after:limit:_:)`` through the sort lists and the changes noted beside them.
-    private func listedWalk(_ sort: SearchSort, filters: SearchFilters, after: SortPosition?, limit: Int,
-                            _ keep: (SortedRow) throws -> Bool) throws -> [SortKey] {
-        let changed = try connection.hasTable(SortLists.changesTable)
-            && connection.scalarInt("SELECT EXISTS (SELECT 1 FROM \(SortLists.changesTable))") == 1
-        let listed = try listWalk(sort, filters: filters, after: after, limit: limit, skippingChanged: changed, keep)
-        guard changed else { return listed }
-        let noted = try tableWalk(sort, filters: filters, after: after, limit: limit, changedOnly: true, keep)
-        // Two runs in the sort's order, each of its first `limit`: merged, their first `limit` are the walk's.
-        var merged: [SortKey] = []
-        var (i, j) = (0, 0)
-        while merged.count < limit, i < listed.count || j < noted.count {
-            if j == noted.count || (i < listed.count && SortKey.before(listed[i], noted[j], sort)) {
-                merged.append(listed[i]); i += 1
-            } else {
-                merged.append(noted[j]); j += 1
+        try connection.reading {
+            guard sort != .newest, try SortLists.exists(connection), let view = try indexView() else {
+                return try tableWalk(sort, filters: filters, after: after, limit: limit, keep)
             }
+            return try listWalk(sort, view: view, filters: filters, after: after, limit: limit, keep)
         }
-        return merged
     }
 
-    /// ``walk(_:filters:after:limit:_:)`` over the sort lists, skipping the products noted as
-    /// changed when `skippingChanged`: each listed product is read by productId, with the filters.
-    private func listWalk(_ sort: SearchSort, filters: SearchFilters, after: SortPosition?, limit: Int, skippingChanged: Bool,
+    /// ``walk(_:filters:after:limit:_:)`` over the sort lists of `view`'s segments: each segment's
+    /// keys in the sort's order, merged, a key passed over when a later segment took its product
+    /// (changed it, or deleted it); each listed product read by productId, with the filters.
+    private func listWalk(_ sort: SearchSort, view: IndexView, filters: SearchFilters, after: SortPosition?, limit: Int,
                           _ keep: (SortedRow) throws -> Bool) throws -> [SortKey] {
         let (valued, missing): (SortLists.List, SortLists.List) = sort == .title ? (.title, .titleMissing) : (.price, .priceMissing)
         let forward = sort != .priceDescending
         let filter = try filterClause(filters)
-        let unchanged = skippingChanged ? " AND NOT EXISTS (SELECT 1 FROM \(SortLists.changesTable) c WHERE c.productId = ?1)" : ""
-        let row = try prepared("SELECT \(try walkColumns(sort)) FROM \(CatalogSchema.table) p WHERE p.productId = ?1\(unchanged)\(filter.sql)")
-        let reader = try SortLists.Reader(prepare: prepared)
+        let row = try prepared("SELECT \(try walkColumns(sort)) FROM \(CatalogSchema.table) p WHERE p.productId = ?1\(filter.sql)")
+        // Every key is live when no segment took another's places.
+        let checksOwners = view.segments.count > 1 || view.dead.contains { $0 != nil }
         // Where each list is read from: a cursor with a value starts in the list of values, one
         // without in the list of products without.
         var starts: [(SortLists.List, [UInt8]?)] = [(valued, nil), (missing, nil)]
@@ -215,10 +196,25 @@ extension ProductSearch {
         }
         var keys: [SortKey] = []
         for (list, start) in starts where keys.count < limit {
-            var cursor = try SortLists.Cursor(list, reader: reader, forward: forward, after: start)
-            while keys.count < limit, let key = try cursor.next() {
+            var cursors = try view.segments.map { try SortLists.Cursor(list, reader: $0.sortKeys, forward: forward, after: start) }
+            var heads = try cursors.indices.map { try cursors[$0].next() }
+            while keys.count < limit {
+                // The segment whose next key comes first in the sort's order.
+                var first: Int?
+                for index in heads.indices {
+                    guard let head = heads[index] else { continue }
+                    if let best = first, let bestHead = heads[best],
+                       forward ? !ByteOrder.precedes(head, bestHead) : !ByteOrder.precedes(bestHead, head) { continue }
+                    first = index
+                }
+                guard let segment = first, let key = heads[segment] else { break }
+                heads[segment] = try cursors[segment].next()
+                let productId = Array(SortLists.productId(in: key, of: list))
+                if checksOwners {
+                    guard try view.sortKeyOwner(ofFolded: String(decoding: productId, as: UTF8.self)) == segment else { continue }
+                }
                 try row.using {
-                    try row.bind(1, utf8: Array(SortLists.productId(in: key, of: list)))
+                    try row.bind(1, utf8: productId)
                     try filter.bind(to: row)
                     guard try row.step(), try keep(SortedRow(statement: row)) else { return }
                     keys.append(SortKey(value: Self.sortValue(row, 0, sort), productId: row.text(at: 1) ?? ""))
@@ -235,15 +231,12 @@ extension ProductSearch {
     }
 
     /// ``walk(_:filters:after:limit:_:)`` in SQL over the whole table (through its indexes, in a
-    /// catalog of layout 6) or over the products noted in ``SortLists/changesTable``.
-    private func tableWalk(_ sort: SearchSort, filters: SearchFilters, after: SortPosition?, limit: Int, changedOnly: Bool,
+    /// catalog of layout 6; by the order of additions for the newest first).
+    private func tableWalk(_ sort: SearchSort, filters: SearchFilters, after: SortPosition?, limit: Int,
                            _ keep: (SortedRow) throws -> Bool) throws -> [SortKey] {
         let value = try sortExpression(sort)
         let columns = try walkColumns(sort)
-        // Only a few products are noted: read them first (CROSS JOIN keeps SQLite to that order), then sort them.
-        let from = changedOnly
-            ? "FROM \(SortLists.changesTable) c CROSS JOIN \(CatalogSchema.table) p ON p.productId = c.productId"
-            : try sortSource(sort)
+        let from = try sortSource(sort)
         let filter = try filterClause(filters).sql
         let descending = sort.isDescending
         let order = descending ? "DESC" : "ASC"

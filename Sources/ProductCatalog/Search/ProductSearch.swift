@@ -26,10 +26,9 @@ public final class ProductSearch {
     /// The most matches a sorted search sorts in memory; with more, it reads the catalog in the
     /// sort's order and keeps the products that match, which then come often enough.
     var sortedInMemory = 5_000
-    /// The catalog's own word index, read at the first word search (``catalogWords()``).
-    var indexWords: CatalogWords?
-    /// The products changed since it was built, read again at each change of the file (``catalogDelta(_:)``).
-    var indexDelta: WordDelta?
+    /// The catalog's own word index's segments and views of them, read at the first word search
+    /// and again as the index changes (``indexView()``).
+    var indexViews: IndexViews?
     /// The whole catalog's options facets, counted among its first products, and the file's
     /// `data_version`, cap and top they were counted at: read again at each change of the file.
     var wholeCatalogOptions: (version: Int64, cap: Int, top: Int, counts: FacetCounts)?
@@ -41,7 +40,7 @@ public final class ProductSearch {
         case .missing: throw CatalogError.noCatalog(path: databasePath)
         case .empty, .otherDatabase, .notADatabase: throw CatalogError.notACatalog(path: databasePath)
         }
-        connection = try Connection(path: databasePath, mode: .readOnly)
+        connection = try Connection.reading(databasePath)
         connection.setBusyTimeout(milliseconds: 5_000)
         // Searches read pages all over the file (a product per word match): mapped, a page read
         // is a memory access instead of a system call into the page cache.
@@ -257,7 +256,7 @@ public final class ProductSearch {
     /// 50 ms for a million terms), which the first word search would read otherwise; again only
     /// after the index was built anew.
     public func loadTermList() throws {
-        _ = try catalogWords()
+        _ = try connection.reading { try indexView()?.base.fullDictionary }
     }
 
     func prepared(_ sql: String) throws -> Statement {

@@ -19,38 +19,22 @@ extension ProductSearch {
         var productId: String
     }
 
-    /// The catalog's own word index, read at first use and again when it was built anew; nil
-    /// for a catalog without one.
-    func catalogWords() throws -> CatalogWords? {
-        guard try WordLists.exists(connection) else { return nil }
-        let version = try WordLists.version(connection)
-        if let words = indexWords, words.version == version { return words }
-        let read = try CatalogWords(connection: connection)
-        indexWords = read
-        indexDelta = nil
-        return read
-    }
-
-    /// The products changed since the index was built (``WordChanges``), read again whenever
-    /// another connection committed to the file; nil when none changed.
-    func catalogDelta(_ index: CatalogWords) throws -> WordDelta? {
-        let version = try connection.scalarInt("PRAGMA data_version") ?? 0
-        if let delta = indexDelta, delta.dataVersion == version { return delta.isEmpty ? nil : delta }
-        let read = try WordDelta(connection: connection, index: index, dataVersion: version)
-        indexDelta = read
-        return read.isEmpty ? nil : read
+    /// The word index as this search's read transaction sees it (``IndexView``); nil for a
+    /// catalog without one of this layout.
+    func indexView() throws -> IndexView? {
+        if indexViews == nil { indexViews = IndexViews(connection: connection, prepare: prepared) }
+        return try indexViews!.view()
     }
 
     /// The plan for the words of `query` over the catalog's own index; nil when it has no words,
     /// the catalog has no such index, or no product can match them.
     func indexPlan(_ query: String, typos: Bool) throws -> WordPlan? {
         let words = WordQuery(query)
-        guard !words.words.isEmpty, let index = try catalogWords() else { return nil }
+        guard !words.words.isEmpty, let view = try indexView() else { return nil }
         let folded = try wordTokenizer.tokens(words.text)
         var limits = planLimits
         limits.broadProducts = max(limits.broadProducts, Int(Double(try catalogProducts()) * limits.broadShare))
-        let terms = IndexTerms(terms: index.terms, dictionary: index.dictionary, delta: try catalogDelta(index), limits: limits)
-        return try WordPlan(folded: folded, terms: terms, typos: typos)
+        return try WordPlan(folded: folded, terms: IndexTerms(view: view, limits: limits), typos: typos)
     }
 
     /// Up to `limit` word matches of `plan` after `position` (from the first, for nil), in the
@@ -58,8 +42,8 @@ extension ProductSearch {
     /// before) and those `filters` leave out.
     func indexHits(_ plan: WordPlan, after position: (rank: MatchRank, row: Int64)?, excluding range: PrefixRange,
                    filters: SearchFilters, limit: Int) throws -> [IndexHit] {
-        guard limit > 0, let index = try catalogWords() else { return [] }
-        var run = try WordRun(search: self, index: index, delta: try catalogDelta(index), plan: plan, range: range, filters: filters)
+        guard limit > 0, let view = try indexView() else { return [] }
+        var run = try WordRun(search: self, view: view, plan: plan, range: range, filters: filters)
         var hits: [IndexHit] = []
         let start = position?.rank ?? .first
         func after(_ rank: MatchRank) -> Int64 { position?.rank == rank ? position!.row + 1 : 0 }
@@ -120,8 +104,8 @@ extension ProductSearch {
     /// than among all the matches.)
     func indexCount(_ plan: WordPlan, excluding range: PrefixRange, filters: SearchFilters, families: Bool = false,
                     limit: Int?) throws -> MatchCount {
-        guard let index = try catalogWords() else { return MatchCount(count: 0, isComplete: true) }
-        var run = try WordRun(search: self, index: index, delta: try catalogDelta(index), plan: plan, range: range, filters: filters)
+        guard let view = try indexView() else { return MatchCount(count: 0, isComplete: true) }
+        var run = try WordRun(search: self, view: view, plan: plan, range: range, filters: filters)
         var counted = 0
         var complete = true
         var rows: [Int64] = []
@@ -172,9 +156,8 @@ struct WordRun {
     enum Pass { case titleWords, titleStarts, anyField, typos }
 
     let search: ProductSearch
-    let index: CatalogWords
-    /// The products changed since the index was built; nil when none did.
-    let delta: WordDelta?
+    /// The index's segments as the search's transaction reads them.
+    let view: IndexView
     let plan: WordPlan
     let range: PrefixRange
     /// Whether some product has a productId in `range`: only then is a candidate's productId compared.
@@ -194,15 +177,14 @@ struct WordRun {
     /// Whether some word has near terms.
     var typosPossible: Bool { plan.words.contains { !$0.near.isEmpty } }
 
-    init(search: ProductSearch, index: CatalogWords, delta: WordDelta?, plan: WordPlan, range: PrefixRange, filters: SearchFilters) throws {
+    init(search: ProductSearch, view: IndexView, plan: WordPlan, range: PrefixRange, filters: SearchFilters) throws {
         self.search = search
-        self.index = index
-        self.delta = delta
+        self.view = view
         self.plan = plan
         self.range = range
         self.filters = filters
         rangeIsEmpty = try !search.hasProducts(in: range)
-        checked = Set(plan.words.indices.filter { Self.checksWord($0, plan: plan, terms: index.terms) })
+        checked = Set(plan.words.indices.filter { Self.checksWord($0, plan: plan, terms: view.base.terms) })
         matcher = WordMatcher(plan: plan)
         if filters.isEmpty {
             check = nil
@@ -375,63 +357,57 @@ struct WordRun {
     private static let fieldsQuery = "SELECT " + WordLists.fields.map(\.columnName).joined(separator: ", ")
         + " FROM \(CatalogSchema.table) WHERE productId = ?1"
 
-    /// The productId of the product at `row`: a changed one's, or the index's. With `sampled`,
-    /// for rows far apart whose place map rows are not read again (``PlaceMap/Reader/productId(atSampled:)``).
+    /// The productId of the product at `row`. With `sampled`, for rows far apart whose place map
+    /// rows are not read again (``PlaceMap/Reader/productId(atSampled:)``).
     func productId(at row: Int64, sampled: Bool = false) throws -> String? {
-        let place = row & WordPlacement.placeMask
-        if let delta, let changed = delta.productIds[place] { return changed }
-        return try sampled ? index.places.productId(atSampled: place) : index.places.productId(at: place)
+        try view.productId(at: row & WordPlacement.placeMask, sampled: sampled)
     }
 
-    /// Word `word`'s source in `pass`: the lists it needs, and what a row must match.
+    /// Word `word`'s source in `pass`: the lists it needs in each segment, and what a row must match.
     private func source(word wordIndex: Int, pass: Pass) throws -> WordSource {
         let isLast = wordIndex == plan.words.count - 1
         let planned = plan.words[wordIndex]
         var alternatives: [WordAlternative] = []
-        // What is added already, the first time winning: the index's lists by number (a start
-        // stands for hundreds, named by a string each they cost a keystroke milliseconds), the
-        // changes' by name.
+        for (segmentIndex, segment) in view.segments.enumerated() {
+            try addAlternatives(of: planned, isLast: isLast, wordIndex: wordIndex, pass: pass, segment: segment,
+                                stale: view.dead[segmentIndex], to: &alternatives)
+        }
+        return try WordSource(alternatives, requirement: Self.requirement(pass, isLast: isLast))
+    }
+
+    /// The alternatives of word `planned` in one segment's lists (its postings at the places in
+    /// `stale` passed over).
+    private func addAlternatives(of planned: WordPlan.Word, isLast: Bool, wordIndex: Int, pass: Pass, segment: IndexSegment,
+                                 stale: DeadPlaces?, to alternatives: inout [WordAlternative]) throws {
+        // What is added already, the first time winning, by list number (a start stands for
+        // hundreds, named by a string each they cost a keystroke milliseconds).
         var addedLists = Set<Int>()
-        var addedChanges = Set<String>()
-        let terms = index.terms
-        let stale = delta?.stale
-        /// The index's term list `list`.
+        let terms = segment.terms
+        /// The segment's list `list`.
         func termList(_ list: Int, distance: UInt8, isWhole: Bool) throws {
             guard addedLists.insert(list).inserted else { return }
-            alternatives.append(try WordAlternative(.blocks(terms.cursor(list, store: index.store)), distance: distance, isWhole: isWhole, stale: stale))
+            alternatives.append(try WordAlternative(.blocks(terms.cursor(list, store: segment.store)), distance: distance, isWhole: isWhole, stale: stale))
         }
-        /// The changed products' postings of the term `name`.
-        func changes(ofTerm name: [UInt8], distance: UInt8, isWhole: Bool) throws {
-            guard let postings = delta?.postings(ofTerm: name), addedChanges.insert("t:" + String(decoding: name, as: UTF8.self)).inserted else { return }
-            alternatives.append(try WordAlternative(.memory(postings, index: 0), distance: distance, isWhole: isWhole, stale: nil))
-        }
-        /// A term's list, and the changed products' postings of it.
+        /// A term's list.
         func term(_ name: [UInt8], distance: UInt8, isWhole: Bool) throws {
             if let list = terms.list(ofTerm: name) { try termList(list, distance: distance, isWhole: isWhole) }
-            try changes(ofTerm: name, distance: distance, isWhole: isWhole)
-        }
-        /// The list of a start that has one, and the changed products' postings of it.
-        func shortStart(_ start: [UInt8], distance: UInt8) throws {
-            if let list = terms.list(ofStart: start) { try termList(list, distance: distance, isWhole: false) }
-            guard let postings = delta?.postings(ofStart: start), addedChanges.insert("s:" + String(decoding: start, as: UTF8.self)).inserted else { return }
-            alternatives.append(try WordAlternative(.memory(postings, index: 0), distance: distance, isWhole: false, stale: nil))
         }
         /// The lists of the terms `start` begins: one list for a start that has one (up to three
         /// characters, or four of many terms), and for a checked word, the list of its longest
         /// start that has one.
         func starts(_ start: [UInt8], distance: UInt8, wholeFor word: [UInt8]?) throws {
             if Self.hasList(start, terms: terms) {
-                return try shortStart(start, distance: distance)
+                if let list = terms.list(ofStart: start) { try termList(list, distance: distance, isWhole: false) }
+                return
             }
             if distance == 0, checked.contains(wordIndex), let first = Self.listedStart(of: start, terms: terms) {
-                return try shortStart(Array(first), distance: 0)
+                if let list = terms.list(ofStart: first) { try termList(list, distance: 0, isWhole: false) }
+                return
             }
             let whole = word.flatMap { terms.list(ofTerm: $0) }
             for list in terms.terms(startingWith: start) {
                 try termList(list, distance: distance, isWhole: list == whole)
-                if delta != nil { try changes(ofTerm: terms.withName(list) { Array($0) }, distance: distance, isWhole: list == whole) }
             }
-            for name in delta?.terms(startingWith: start) ?? [] { try term(name, distance: distance, isWhole: word == name) }
         }
         let folded = Array(planned.folded.utf8)
         switch pass {
@@ -455,6 +431,5 @@ struct WordRun {
                 }
             }
         }
-        return try WordSource(alternatives, requirement: Self.requirement(pass, isLast: isLast))
     }
 }

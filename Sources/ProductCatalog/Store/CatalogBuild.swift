@@ -1,59 +1,58 @@
-/// A new catalog being written beside the live one, then swapped in by one atomic rename.
+import Foundation
+
+/// A new catalog being written beside the live one, then put in its place whole.
 ///
 /// The file is built at `<db>.importing` with bulk-load settings that are only safe because
 /// nobody reads it yet: `journal_mode=OFF` and `synchronous=OFF` (a crash leaves a broken
 /// *build* file, which the next import deletes), `locking_mode=EXCLUSIVE` (no lock traffic per
 /// transaction); the cache stays small because rows arrive in key order and only the B-tree's
-/// right edge is touched. A replacing import starts from an empty file (``CatalogSchema/pageSize(for:)``); an
-/// upsert starts from a copy of the live catalog, taken under a read lock, and updates the copy.
-/// Either way the live file is only read until the end, so searches are never blocked by the
-/// import and a killed import leaves no journal behind. At the end the build is switched back to
-/// an ordinary rollback journal, closed, fsynced, given the old file's permissions, and renamed
-/// over the live catalog while a write lock on the old file keeps other writers out (readers go
-/// on) and its shared lock has rolled back any hot journal of the old file first: a `-journal`
-/// left beside the path could otherwise be replayed into the new file.
+/// right edge is touched. The live file is only read until the end, so searches are never blocked
+/// by the import and a killed import leaves the live catalog as it was.
+///
+/// **The swap.** The live file is in WAL mode (``LiveJournal``), and SQLite pairs a file with its
+/// `-wal` and `-shm` by name: renaming a new file over one that another connection has open in
+/// WAL mode would hand that connection's log to the new file. So the build asks, when it starts,
+/// for the live file to go back to a rollback journal (``releaseLog(of:)``), which SQLite grants
+/// only to a connection alone on it. Granted, the finished build (in WAL mode itself) is fsynced
+/// and renamed over the live file while a write lock keeps writers off (readers go on, on the old
+/// file or the new one): the rename costs what a rename costs. Refused, because a server or
+/// another program reads the catalog, the build takes the live file's page size and its pages
+/// are copied into the live file in one write transaction (SQLite's backup API, ``install()``):
+/// readers keep the state they began with and the next ones see the new catalog, at the cost of
+/// writing the catalog twice, through the log and into the file
+/// (Benchmarks/measurements/storage-choices-20261128.md: 0.5 s more for the plain million).
 final class CatalogBuild {
     let livePath: String
     let buildPath: String
-    /// True for an upsert, which starts from a copy of the live catalog.
-    let copyingLive: Bool
     private var connection: Connection?
     private var inserter: BatchInserter?
-    /// An upsert's writes; nil for a replacement, which ``inserter`` writes.
-    private var upsert: UpsertWriter?
-    /// Products an upsert deleted because its file did not list them; final after ``finish()``.
-    private(set) var productsDeleted = 0
-    /// Products the catalog held before an upsert; 0 for a replacement.
-    private(set) var productsBefore = 0
-    /// True when an upsert built the word index and the sort lists anew, its changes being many.
-    private(set) var listsRebuilt = false
     /// Products added, edited or deleted by hand since the previous import, which a replacement discards.
     private(set) var editsReplaced = 0
-    /// A replacement's word index (``WordLists``), built beside it; nil for an upsert, whose
-    /// changes the triggers note (``WordChanges``).
+    /// The word index (``WordLists``), built beside the build.
     private var lists: WordIndexBuild?
     /// True when the file fills groupId, so the catalog keeps ``FamilyIndex``.
     private var fillsFamilies = false
     private let pageSize: Int
-    /// A replacement's facet counts; nil for an upsert, whose counts the triggers keep.
+    /// The build's facet counts.
     private var facets: FacetTotals?
     private let facetValuesKept: Int
+    /// Called before the swap and after it, whatever happened: the engine that made the build
+    /// closes its own connections to the live file, so that the rename is open to it.
+    private let aroundSwap: SwapHooks?
 
     /// Starts a build for the catalog at `livePath`, clearing what an interrupted build left.
     ///
     /// The caller holds the catalog's ``ImportLock``, so no other import is using the build file.
-    /// With `copyingLive`, the build starts as a copy of the live catalog (and keeps its page
-    /// size); otherwise it is a new file of `pageSize` bytes a page.
-    init(livePath: String, copyingLive: Bool, pageSize: Int, maxPages: Int? = nil,
-         facetValuesKept: Int = FacetTotals.maxValues) throws {
+    /// The build's pages are `pageSize` bytes (see ``pageSize(wanted:livePath:)``).
+    init(livePath: String, pageSize: Int, maxPages: Int? = nil, facetValuesKept: Int = FacetTotals.maxValues,
+         aroundSwap: SwapHooks? = nil) throws {
         self.livePath = livePath
         self.facetValuesKept = facetValuesKept
-        self.copyingLive = copyingLive
         self.pageSize = pageSize
+        self.aroundSwap = aroundSwap
         buildPath = livePath + ".importing"
         do {
             try removeBuildFiles()
-            if copyingLive { try copyLive() }
         } catch let error as ByteSourceError {
             throw CatalogError.cannotWrite(error)
         }
@@ -61,20 +60,51 @@ final class CatalogBuild {
         self.connection = connection
         try database {
             // For the build alone (`main.`): unqualified, these would also apply to the live file
-            // the build attaches to carry its stock and collections (``StockTable/carry(intoMainFrom:_:)``), and turning
-            // a live file in WAL mode to no journal needs a lock its other readers hold.
+            // the build attaches to carry its stock and collections (``StockTable/carry(intoMainFrom:_:)``).
             // A new file holds nothing but what this build writes, so the pages it frees need
-            // not be zeroed (Debian's SQLite zeroes them by default, `SECURE_DELETE`). A copy of
-            // the live catalog keeps the default: it frees the pages of products it deletes.
+            // not be zeroed (Debian's SQLite zeroes them by default, `SECURE_DELETE`).
             try connection.execute("""
-                \(copyingLive ? "" : "PRAGMA page_size = \(pageSize); PRAGMA main.secure_delete = OFF;")
+                PRAGMA page_size = \(pageSize); PRAGMA main.secure_delete = OFF;
                 PRAGMA main.journal_mode = OFF;
                 PRAGMA main.synchronous = OFF;
                 PRAGMA main.locking_mode = EXCLUSIVE;
-                PRAGMA cache_size = -\(copyingLive ? CatalogUpdate.cacheKiB : 2048);
+                PRAGMA cache_size = -2048;
                 """)
             if let maxPages { _ = try connection.scalarInt("PRAGMA max_page_count = \(maxPages)") }
         }
+    }
+
+    /// What the engine that made a build does around its swap (see ``init(livePath:pageSize:maxPages:facetValuesKept:aroundSwap:)``).
+    struct SwapHooks: Sendable {
+        /// Closes the engine's connections to the live file and holds its new requests back.
+        var before: @Sendable () -> Void
+        /// Lets them go on, on the file at the path now.
+        var after: @Sendable () -> Void
+    }
+
+    /// The page size of a replacement of the catalog at `livePath`: `wanted` when the live file can
+    /// be renamed over (no catalog there yet, or one nobody else has open, which this turns back to
+    /// a rollback journal until the swap, see ``releaseLog(of:)``); else the live file's own, which
+    /// the copy into it needs.
+    static func pageSize(wanted: Int, livePath: String) throws -> Int {
+        guard try CatalogSchema.kind(ofFileAt: livePath) == .catalog else { return wanted }
+        let connection = try Connection(path: livePath, mode: .readWrite)
+        if try releaseLog(of: connection) { return wanted }
+        return Int(try connection.scalarInt("PRAGMA page_size") ?? Int64(wanted))
+    }
+
+    /// Turns the live file on `connection` from WAL mode back to a rollback journal, which folds
+    /// its log into it and deletes it; true when it is in that mode now. SQLite allows it only
+    /// to a connection alone on the file: a file nobody else has open in WAL mode has no log that
+    /// could meet another file, so it may be renamed over.
+    static func releaseLog(of connection: Connection) throws -> Bool {
+        connection.setBusyTimeout(milliseconds: 200)
+        defer { connection.setBusyTimeout(milliseconds: 30_000) }
+        if try connection.scalarText("PRAGMA journal_mode") == "wal" {
+            _ = try? connection.scalarText("PRAGMA journal_mode = DELETE")
+        }
+        return try connection.scalarText("PRAGMA journal_mode") != "wal"
+            && FileSystem.size(ofFileAt: connection.path + "-wal") == nil
     }
 
     /// Creates the table and prepares the inserts for `insertColumns` (productId first).
@@ -95,25 +125,9 @@ final class CatalogBuild {
         }
     }
 
-    /// Prepares the copy for an upsert (see ``UpsertWriter``); with `deletingMissing` it also
-    /// deletes the products the file does not list.
-    ///
-    /// Products in the file replace those with the same productId (only the columns the file
-    /// has); new ones are added; others stay, or go with `deletingMissing`.
-    func prepareUpsert(extraColumns: [String], insertColumns: [String], deletingMissing: DeletionOfMissing?) throws {
-        guard let connection else { return }
-        try database {
-            try connection.begin(.deferred)
-            productsBefore = try CatalogUpdate.productCount(connection)
-            upsert = try UpsertWriter(connection: connection, extraColumns: extraColumns, insertColumns: insertColumns,
-                                      deletingMissing: deletingMissing)
-        }
-    }
-
     /// Writes rows sorted by productId; `parameters` says how each slot of a row is bound.
     func insert(_ rows: RowBatch, parameters: UnsafeBufferPointer<EncodedRow.Parameter>) throws {
         try database {
-            if let upsert { return try upsert.write(rows, parameters: parameters) }
             try inserter?.insert(rows, parameters: parameters)
             let checked = CheckedRows(batch: rows, parameters: parameters)
             try lists?.add(checked)
@@ -131,13 +145,10 @@ final class CatalogBuild {
         }
     }
 
-    /// Commits, makes the file an ordinary durable catalog, and returns how many products it holds.
+    /// Commits, makes the file an ordinary durable catalog in WAL mode, and returns how many products it holds.
     func finish() throws -> Int {
         guard let connection else { return 0 }
         return try database {
-            try upsert?.finish()
-            productsDeleted = upsert?.deleted ?? 0
-            upsert = nil
             // The index's thread finishes its index while this one builds the other indexes.
             try lists?.finishWriting()
             if let facets, facets.isComplete { try facets.write(into: connection) }
@@ -150,43 +161,80 @@ final class CatalogBuild {
                 self.lists = nil
                 try connection.begin(.deferred)
             }
-            if copyingLive { listsRebuilt = try WordLists.compactIfWanted(connection, products: try CatalogUpdate.productCount(connection)) }
-            if !copyingLive { try carryFavorites(into: connection) }
+            try carryFavorites(into: connection)
             try connection.commit()
-            if try !copyingLive && liveIsCatalog() { try carrySideTables(into: connection) }
+            if try liveIsCatalog() { try carrySideTables(into: connection) }
             inserter = nil
             let count = try connection.scalarInt("SELECT count(*) FROM \(CatalogSchema.table)") ?? 0
-            try connection.execute("PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = DELETE;")
+            // The mode the live file is written in, kept in the file's header; closing the
+            // connection folds the build's short log back and deletes it.
+            try connection.execute("PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = DELETE; PRAGMA journal_mode = WAL;")
             self.connection = nil
             return Int(count)
         }
     }
 
-    /// Moves the finished file over the live catalog in one atomic rename, keeping the old file's permissions.
+    /// Puts the finished build in the live catalog's place: renamed over it when no other
+    /// connection has it open in WAL mode, else copied into it (see the type's notes).
     func install() throws {
+        guard try destination({ try FileSystem.size(ofFileAt: livePath) }) != nil else {
+            try destination {
+                try FileSystem.sync(buildPath)
+                try FileSystem.rename(buildPath, to: livePath)
+                try FileSystem.sync(FileSystem.directory(of: livePath), directory: true)
+            }
+            return
+        }
+        aroundSwap?.before()
+        defer { aroundSwap?.after() }
+        let live = try database { try Connection(path: livePath, mode: .readWrite) }
+        live.setBusyTimeout(milliseconds: 30_000)
+        if try database({ try Self.releaseLog(of: live) }) { return try rename(over: live) }
+        if try live.scalarInt("PRAGMA page_size") == Int64(pageSize) { return try copy(into: live) }
+        // A reader came along since the build began and the page sizes differ, so the pages
+        // cannot be copied: the rename waits a little for the file to be free.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        while clock.now < deadline {
+            usleep(100_000)
+            if try database({ try Self.releaseLog(of: live) }) { return try rename(over: live) }
+        }
+        throw CatalogError.inUse(path: livePath)
+    }
+
+    /// The swap by rename, the live file on `live` in rollback-journal mode.
+    private func rename(over live: Connection) throws {
         try destination {
             try FileSystem.sync(buildPath)
             if case .regular(_, let mode, let owner, let group) = try FileSystem.entry(at: livePath) {
                 try FileSystem.setPermissions(buildPath, mode: mode, owner: owner, group: group)
             }
         }
-        var live: Connection?
-        if try destination({ try FileSystem.size(ofFileAt: livePath) }) != nil {
-            let connection = try openLive()
-            // Wait out writers of the old file and keep new ones off it until the rename: its
-            // shared lock rolls back any hot journal first, so no journal is left for the new
-            // file to meet. Readers go on, on the old file or the new one, never locked out.
-            try database { try connection.begin(.immediate) }
-            if !copyingLive { editsReplaced = try countHandEdits(connection) }
-            live = connection
-        }
+        // Wait out writers of the old file and keep new ones off it until the rename: its
+        // shared lock rolls back any hot journal first, so no journal is left for the new file to
+        // meet, and no writer can turn it to WAL mode again. Readers go on, on the old file or
+        // the new one, never locked out.
+        try database { try live.begin(.immediate) }
+        editsReplaced = try countHandEdits(live)
         try destination {
             try FileSystem.rename(buildPath, to: livePath)
             try FileSystem.sync(FileSystem.directory(of: livePath), directory: true)
         }
         // Only releases the write lock: the transaction wrote nothing, and the file is already gone.
-        try? live?.rollback()
-        live = nil
+        try? live.rollback()
+    }
+
+    /// The swap by copy: every page of the build written into the live file, in WAL mode, in one
+    /// transaction; then the build's files go.
+    private func copy(into live: Connection) throws {
+        try database {
+            editsReplaced = try live.reading { try countHandEdits(live) }
+            let build = try Connection(path: buildPath, mode: .readOnly)
+            try LiveJournal.prepareWriter(live)
+            try live.replaceContents(with: build)
+            LiveJournal.checkpoint(live)
+        }
+        try? removeBuildFiles()
     }
 
     /// Deletes the build file and its journal, leaving the live catalog as it was.
@@ -194,46 +242,11 @@ final class CatalogBuild {
         lists?.abandon()
         lists = nil
         inserter = nil
-        upsert = nil
         connection = nil
         try? removeBuildFiles()
     }
 
     // MARK: - The live file
-
-    /// Opens the live catalog read-write, first folding back a `-wal` that would be read into the new file.
-    ///
-    /// A file in WAL mode gets a `-wal` as soon as a connection reads it, even when none is there
-    /// now (another program set the mode and closed): it is turned back to a rollback journal, or,
-    /// when another program holds it open, refused.
-    private func openLive() throws -> Connection {
-        let connection = try database { try Connection(path: livePath, mode: .readWrite) }
-        connection.setBusyTimeout(milliseconds: 30_000)
-        let inWALMode = try? connection.scalarText("PRAGMA journal_mode") == "wal"
-        let walFile = try destination { try FileSystem.size(ofFileAt: livePath + "-wal") }
-        if inWALMode ?? true || walFile != nil {
-            connection.setBusyTimeout(milliseconds: 2_000)
-            _ = try? connection.scalarText("PRAGMA journal_mode = DELETE")
-            guard try connection.scalarText("PRAGMA journal_mode") != "wal",
-                  try destination({ try FileSystem.size(ofFileAt: livePath + "-wal") }) == nil else {
-                throw CatalogError.inUse(path: livePath)
-            }
-            connection.setBusyTimeout(milliseconds: 30_000)
-        }
-        return connection
-    }
-
-    /// Copies the live catalog to the build path while a read transaction keeps writers from changing it.
-    private func copyLive() throws {
-        let connection = try openLive()
-        try database {
-            try connection.begin(.deferred)
-            _ = try connection.scalarInt("SELECT count(*) FROM sqlite_master")
-        }
-        // Only releases the read lock: the transaction wrote nothing.
-        defer { try? connection.rollback() }
-        try FileSystem.copy(livePath, to: buildPath)
-    }
 
     /// Stars the products of the new file that are starred in the live one.
     ///
@@ -297,6 +310,8 @@ final class CatalogBuild {
     private func removeBuildFiles() throws {
         try FileSystem.removeIfPresent(buildPath)
         try FileSystem.removeIfPresent(buildPath + "-journal")
+        try FileSystem.removeIfPresent(buildPath + "-wal")
+        try FileSystem.removeIfPresent(buildPath + "-shm")
         try FileSystem.removeIfPresent(listsPath)
     }
 

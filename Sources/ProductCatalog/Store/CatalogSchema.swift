@@ -170,7 +170,7 @@ public enum CatalogSchema {
     }
 
     private static func readKind(_ path: String) throws -> FileKind {
-        let connection = try Connection(path: path, mode: .readOnly)
+        let connection = try Connection.reading(path)
         connection.setBusyTimeout(milliseconds: 5_000)
         let id = try connection.scalarInt("PRAGMA application_id")
         return id == Int64(applicationID) ? .catalog : .otherDatabase

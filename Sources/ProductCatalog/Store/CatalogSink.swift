@@ -20,9 +20,6 @@ public protocol CatalogSink: AnyObject {
     var productsDeleted: Int { get }
     /// Products added, edited or deleted by hand since the previous import, which ``install()`` replaced.
     var editsReplaced: Int { get }
-    /// True when an upsert built the catalog's search lists anew because the changes noted beside
-    /// them passed their share of the catalog (a file's word index and sort lists); false otherwise.
-    var listsRebuilt: Bool { get }
 
     /// Throws when `output`, a file the import will write (its rejects), names the catalog or a
     /// file that belongs to it (see ``CatalogCompanions``); called before anything is written.

@@ -1,13 +1,12 @@
-/// An upsert written into the live catalog in one transaction, under SQLite's rollback journal.
+/// An upsert written into the live catalog in one transaction, in its write-ahead log (``LiveJournal``).
 ///
-/// Its cost is the rows it changes and their index entries (the triggers keep the word index,
-/// the facet counts and the edit log exact), whatever the catalog's size, and it needs no disk
-/// beyond the journal of the pages it changes. Readers go on reading the catalog as it was until
-/// the commit; a killed upsert leaves a hot journal that the next connection able to write rolls
-/// back (``CatalogSchema/rollBackInterruptedWrite(_:)`` for readers that cannot), so the catalog
-/// is exactly as before it. The live file keeps `journal_mode=DELETE`: the swap of a replacing
-/// import relies on no `-wal` beside it. ``SQLiteCatalogSink`` chooses this over ``CatalogBuild``
-/// for upserts small beside the catalog (``writesInPlace(rows:catalogProducts:)``).
+/// Its cost is the rows it changes and their index entries (the triggers keep the facet counts
+/// and the edit log exact, and note the products changed), and the word index's segment of those
+/// products (``SegmentWriter``), whatever the catalog's size; it needs no disk beyond the log of
+/// the pages it changes, folded back into the file when it commits. Readers go on reading the
+/// catalog as it was until the commit, and are never held up by it, however large it is; a killed
+/// upsert leaves log pages no commit frame follows, which the next connection ignores, so the
+/// catalog is exactly as before it.
 final class CatalogUpdate {
     let livePath: String
     private var connection: Connection?
@@ -20,13 +19,8 @@ final class CatalogUpdate {
     init(livePath: String, rows: Int = 0, maxPages: Int? = nil) throws {
         self.livePath = livePath
         let opened = try database {
-            let connection = try Connection(path: livePath, mode: .readWrite)
-            connection.setBusyTimeout(milliseconds: 30_000)
-            try connection.execute("""
-                PRAGMA journal_mode = DELETE;
-                PRAGMA synchronous = FULL;
-                PRAGMA cache_size = -\(Self.cacheKiB(rows: rows));
-                """)
+            let connection = try LiveJournal.openWriter(at: livePath, busyTimeout: 30_000)
+            try connection.execute("PRAGMA cache_size = -\(Self.cacheKiB(rows: rows))")
             if let maxPages { _ = try connection.scalarInt("PRAGMA max_page_count = \(maxPages)") }
             try connection.begin(.immediate)
             return connection
@@ -41,29 +35,11 @@ final class CatalogUpdate {
     }
 
     /// The page cache of an upsert of `rows` rows, in KiB: 160 KiB a product, at least 64 MiB and
-    /// at most 512 MiB. A product whose title gains a word changes about 21 pages of 4 KiB (its
-    /// row, its index entries, its word row and that row's indexes, and the pages they split),
-    /// 90 KiB with the cache's own bookkeeping. Changed pages stay in the cache until the commit,
-    /// so searches go on reading the catalog as it was; an upsert that outgrows it (past about
-    /// 5,000 scattered products; fewer in a catalog made with 16 KiB pages) writes pages to the
-    /// file early, under the exclusive lock, and searches wait for its commit.
+    /// at most 512 MiB. A product whose title gains a word changes a few pages of 4 KiB (its row,
+    /// its index entries, the pages they split), and pages that stay in the cache until the commit
+    /// are written to the log once; a larger upsert spills pages to the log as it goes.
     static func cacheKiB(rows: Int) -> Int {
         min(512 << 10, max(64 << 10, rows * 160))
-    }
-
-    /// The page cache of a copy being upserted (``CatalogBuild``), in KiB.
-    static let cacheKiB = 64 << 10
-
-    /// Whether an upsert of `rows` into a catalog of `catalogProducts` writes in place: up to 2,000
-    /// rows, and up to one row in 500 of the catalog. Each changed product rewrites its pages twice
-    /// (to the journal, then to the file), so past that the copy and swap of ``CatalogBuild``, which
-    /// writes the file once without a journal, is faster. Measured at 16 KiB pages (Benchmarks/upserts.sh:
-    /// at a million products, 10,000 took 1.4 to 1.6 times as long in place as copied; at ten
-    /// million, 1,000 took a quarter of the copy's time and 10,000 about 0.85 of it) and again at
-    /// 4 KiB (Benchmarks/measurements/upserts-20261125.md: in place, 10,000 into a million took 1.4
-    /// times as long as the copy, 100,000 into a million 1.2 times, and 100,000 into ten million 1.2 to 1.3 times).
-    static func writesInPlace(rows: Int, catalogProducts: Int) -> Bool {
-        rows <= max(2_000, catalogProducts / 500)
     }
 
     /// Readies the upsert's writes (see ``UpsertWriter``); with `deletingMissing` it also deletes
@@ -84,7 +60,8 @@ final class CatalogUpdate {
     /// Products the file did not list, deleted (0 unless asked); final after ``finish()``.
     private(set) var productsDeleted = 0
 
-    /// Builds the word index anew when enough changed since it was built, and returns how many products the catalog will hold; the commit is ``install()``'s.
+    /// Writes the word index's segment of the upsert's changes (``SegmentWriter``), and returns
+    /// how many products the catalog will hold; the commit is ``install()``'s.
     func finish() throws -> Int {
         guard let connection else { return 0 }
         return try database {
@@ -92,14 +69,12 @@ final class CatalogUpdate {
             productsDeleted = writer?.deleted ?? 0
             changedNothing = writer?.changedNothing ?? false
             writer = nil
-            let products = try Self.productCount(connection)
-            listsRebuilt = try WordLists.compactIfWanted(connection, products: products)
-            return products
+            if !changedNothing {
+                try SegmentWriter.flush(connection, views: IndexViews(connection: connection, prepare: connection.prepare, trustsDataVersion: false))
+            }
+            return try Self.productCount(connection)
         }
     }
-
-    /// True when ``finish()`` built the word index and the sort lists anew (``WordLists/compactIfWanted(_:products:)``).
-    private(set) var listsRebuilt = false
 
     /// True when the upsert changed no product, so ``install()`` leaves the file untouched.
     private var changedNothing = false
@@ -109,6 +84,8 @@ final class CatalogUpdate {
     func install() throws {
         guard let connection else { return }
         try database { try changedNothing ? connection.rollback() : connection.commit() }
+        // The upsert's own pages go back into the file now: the next write, however small, does not pay for them.
+        LiveJournal.checkpoint(connection)
         self.connection = nil
     }
 

@@ -1,4 +1,5 @@
-/// The default ``CatalogSink``: a catalog file, rebuilt beside itself and renamed over it (see ``CatalogBuild``).
+/// The default ``CatalogSink``: a catalog file, rebuilt beside itself and swapped in (see
+/// ``CatalogBuild``), or upserted in place (``CatalogUpdate``).
 final class SQLiteCatalogSink: CatalogSink {
     /// The path as given, for messages.
     let catalogName: String
@@ -9,20 +10,23 @@ final class SQLiteCatalogSink: CatalogSink {
     private var update: CatalogUpdate?
     private let maxPages: Int?
     private let facetValuesKept: Int
+    private let aroundSwap: CatalogBuild.SwapHooks?
 
-    /// A sink for the catalog at `databasePath`; `maxPages` and `facetValuesKept` are limits tests lower.
-    init(databasePath: String, maxPages: Int? = nil, facetValuesKept: Int = FacetTotals.maxValues) {
+    /// A sink for the catalog at `databasePath`; `maxPages` and `facetValuesKept` are limits tests
+    /// lower; `aroundSwap`, what the engine that made the sink does around a replacement's swap.
+    init(databasePath: String, maxPages: Int? = nil, facetValuesKept: Int = FacetTotals.maxValues,
+         aroundSwap: CatalogBuild.SwapHooks? = nil) {
         catalogName = databasePath
         self.maxPages = maxPages
         self.facetValuesKept = facetValuesKept
+        self.aroundSwap = aroundSwap
     }
 
     var defaultRejectsPath: String { catalogName + ".rejects.csv" }
     var spillPathPrefix: String { (destination?.path ?? catalogName) + ".importing" }
-    var productsBefore: Int { update?.productsBefore ?? build?.productsBefore ?? 0 }
-    var productsDeleted: Int { update?.productsDeleted ?? build?.productsDeleted ?? 0 }
+    var productsBefore: Int { update?.productsBefore ?? 0 }
+    var productsDeleted: Int { update?.productsDeleted ?? 0 }
     var editsReplaced: Int { build?.editsReplaced ?? 0 }
-    var listsRebuilt: Bool { update?.listsRebuilt ?? build?.listsRebuilt ?? false }
 
     func check(output: String) throws {
         try CatalogCompanions(catalogPath: catalogName).check(output: output)
@@ -37,21 +41,17 @@ final class SQLiteCatalogSink: CatalogSink {
     func begin(mode: ImportMode, columns: [CheckedColumn], extraColumns: [String], rows: Int, rowLengths: RowLengths, deletingMissing: DeletionOfMissing?) throws {
         guard let path = destination?.path else { preconditionFailure("begin before claim") }
         let names = columns.map(\.name)
-        if mode == .upsert {
-            let update = try CatalogUpdate(livePath: path, rows: rows, maxPages: maxPages)
-            if CatalogUpdate.writesInPlace(rows: rows, catalogProducts: update.productsBefore) {
-                try update.prepare(extraColumns: extraColumns, insertColumns: names, deletingMissing: deletingMissing)
-                self.update = update
-                return
-            }
-            update.abandon()
-        }
-        let build = try CatalogBuild(livePath: path, copyingLive: mode == .upsert, pageSize: CatalogSchema.pageSize(for: rowLengths),
-                                     maxPages: maxPages, facetValuesKept: facetValuesKept)
-        self.build = build
         switch mode {
-        case .replace: try build.createTable(extraColumns: extraColumns, insertColumns: names)
-        case .upsert: try build.prepareUpsert(extraColumns: extraColumns, insertColumns: names, deletingMissing: deletingMissing)
+        case .upsert:
+            let update = try CatalogUpdate(livePath: path, rows: rows, maxPages: maxPages)
+            self.update = update
+            try update.prepare(extraColumns: extraColumns, insertColumns: names, deletingMissing: deletingMissing)
+        case .replace:
+            let pageSize = try CatalogBuild.pageSize(wanted: CatalogSchema.pageSize(for: rowLengths), livePath: path)
+            let build = try CatalogBuild(livePath: path, pageSize: pageSize, maxPages: maxPages, facetValuesKept: facetValuesKept,
+                                         aroundSwap: aroundSwap)
+            self.build = build
+            try build.createTable(extraColumns: extraColumns, insertColumns: names)
         }
     }
 

@@ -21,10 +21,10 @@
 /// thread of its own beside the word index's, into a file of its own copied in before the swap
 /// (``WordIndexBuild``); by a rebuild of the word index, with it (``WordListsWriter``).
 ///
-/// **Changes.** Triggers note in `sort_changes` each product added, deleted, renamed, or given a
-/// new price or title since the lists were built. A sorted search skips the lists' entries of
-/// noted products and reads the noted products as they are now from the table, in its order,
-/// merging the two; a rebuild of the lists forgets the notes.
+/// **Changes.** Each write after the build adds the keys of the products it changed to its segment
+/// of the index (``SegmentManifest``): every segment keeps the four lists of its own products, and a
+/// sorted search merges the segments' lists, passing over the keys of products a later segment
+/// holds again or deletes (``IndexView``).
 enum SortLists {
     public static let table = "sort_lists"
     public static let changesTable = "sort_changes"
@@ -49,43 +49,9 @@ enum SortLists {
     /// The fields whose changes move a product in a list.
     static let sortedFields: [ProductField] = [.title, .listPrice, .salesPrice]
 
-    /// The table of changes and the triggers that fill it (made after a build's own inserts).
-    static var changeStatements: String {
-        let fields = (["productId"] + sortedFields.map(\.columnName)).map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
-        func note(_ id: String) -> String {
-            // Not `INSERT OR IGNORE`: in a trigger, the conflict clause of the statement that fired it wins.
-            "INSERT INTO \(changesTable) (productId) SELECT \(id) WHERE NOT EXISTS (SELECT 1 FROM \(changesTable) WHERE productId = \(id));"
-        }
-        return """
-            CREATE TABLE IF NOT EXISTS \(changesTable) (productId TEXT PRIMARY KEY COLLATE NOCASE) WITHOUT ROWID;
-            CREATE TRIGGER IF NOT EXISTS sort_changes_insert AFTER INSERT ON \(CatalogSchema.table) BEGIN
-              \(note("new.productId"))
-            END;
-            CREATE TRIGGER IF NOT EXISTS sort_changes_update
-              AFTER UPDATE OF productId, \(sortedFields.map(\.columnName).joined(separator: ", ")) ON \(CatalogSchema.table)
-              WHEN \(fields) BEGIN
-              \(note("old.productId"))
-              \(note("new.productId"))
-            END;
-            CREATE TRIGGER IF NOT EXISTS sort_changes_delete AFTER DELETE ON \(CatalogSchema.table) BEGIN
-              \(note("old.productId"))
-            END;
-            """
-    }
-
     /// True when the catalog on `connection` keeps the lists.
     public static func exists(_ connection: Connection) throws -> Bool {
         try connection.hasTable(table)
-    }
-
-    /// Forgets every note: the lists were built anew.
-    static func clearChanges(_ connection: Connection) throws {
-        try connection.deleteRows(ofTableIfPresent: changesTable)
-    }
-
-    /// How many products are noted.
-    static func changeCount(_ connection: Connection) throws -> Int {
-        try connection.rowCount(ofTableIfPresent: changesTable)
     }
 
     // MARK: - Keys
@@ -150,6 +116,7 @@ enum SortLists {
     /// Packs a list's keys, given in order, into blocks of at most `capacity` bytes.
     struct BlockWriter {
         let list: List
+        private let segment: Int64
         private let capacity: Int
         private var bytes: [UInt8] = []
         private var count = 0
@@ -157,8 +124,10 @@ enum SortLists {
         private var blocks: Int64 = 0
         private let emit: (_ block: Int64, _ data: [UInt8]) throws -> Void
 
-        init(list: List, capacity: Int, emit: @escaping (_ block: Int64, _ data: [UInt8]) throws -> Void) {
+        /// Writes `list` of `segment` (its rows, ``SegmentRows/sortBlock(_:_:_:)``).
+        init(list: List, segment: Int64 = 0, capacity: Int, emit: @escaping (_ block: Int64, _ data: [UInt8]) throws -> Void) {
             self.list = list
+            self.segment = segment
             self.capacity = capacity
             self.emit = emit
         }
@@ -197,7 +166,7 @@ enum SortLists {
             data.reserveCapacity(bytes.count + 5)
             VarInt.append(UInt64(count), to: &data)
             data += bytes
-            try emit(list.firstBlock | blocks, data)
+            try emit(SegmentRows.sortBlock(segment, list, Int(blocks)), data)
             blocks += 1
             bytes.removeAll(keepingCapacity: true)
             count = 0
@@ -228,34 +197,49 @@ enum SortLists {
 
     // MARK: - Reading
 
-    /// Reads the blocks of the lists on one connection.
-    final class Reader {
+    /// Reads the blocks of one segment's lists on one connection.
+    final class Reader: SortKeyBlocks {
         private let readBlock: Statement
         private let lastBlock: Statement
+        private let segment: Int64
 
-        /// Reads with statements `prepare` makes (a connection's `prepare`, or a cache of them).
-        init(prepare: (String) throws -> Statement) throws {
+        /// Reads `segment`'s lists with statements `prepare` makes (a connection's `prepare`, or a cache of them).
+        init(prepare: (String) throws -> Statement, segment: Int64 = 0) throws {
+            self.segment = segment
             readBlock = try prepare("SELECT data FROM \(SortLists.table) WHERE block = ?1")
             lastBlock = try prepare("SELECT max(block) FROM \(SortLists.table) WHERE block >= ?1 AND block < ?2")
         }
 
         /// How many blocks `list` has.
         func blockCount(_ list: List) throws -> Int {
-            try lastBlock.using {
-                try lastBlock.bind(1, list.firstBlock)
-                try lastBlock.bind(2, list.firstBlock + (1 << 32))
+            let first = SegmentRows.sortBlock(segment, list, 0)
+            return try lastBlock.using {
+                try lastBlock.bind(1, first)
+                try lastBlock.bind(2, first + (1 << 32))
                 guard try lastBlock.step(), !lastBlock.isNull(at: 0) else { return 0 }
-                return Int(lastBlock.int64(at: 0) - list.firstBlock) + 1
+                return Int(lastBlock.int64(at: 0) - first) + 1
             }
         }
 
         /// The keys of block `index` of `list` (the first `limit` of them when given).
         func keys(_ list: List, block index: Int, limit: Int = .max) throws -> [[UInt8]] {
             try readBlock.using {
-                try readBlock.bind(1, list.firstBlock | Int64(index))
+                try readBlock.bind(1, SegmentRows.sortBlock(segment, list, index))
                 guard try readBlock.step() else { throw CorruptList() }
                 return try readBlock.withBytes(at: 0) { try SortLists.keys(in: $0, limit: limit) }
             }
+        }
+    }
+
+    /// The lists of a segment held in memory (the changes no writer of this library has made a
+    /// segment of yet): each list one block of sorted keys.
+    struct MemoryKeys: SortKeyBlocks {
+        var lists: [List: [[UInt8]]] = [:]
+
+        func blockCount(_ list: List) throws -> Int { lists[list]?.isEmpty == false ? 1 : 0 }
+
+        func keys(_ list: List, block index: Int, limit: Int = .max) throws -> [[UInt8]] {
+            Array((lists[list] ?? []).prefix(limit))
         }
     }
 
@@ -263,7 +247,7 @@ enum SortLists {
     struct Cursor {
         let list: List
         let forward: Bool
-        private let reader: Reader
+        private let reader: any SortKeyBlocks
         private let blockCount: Int
         private var block: Int
         private var keys: [[UInt8]] = []
@@ -272,7 +256,7 @@ enum SortLists {
 
         /// Starts at the first key after `after` (before it when reading backwards), or at the
         /// list's first key (last) without one.
-        init(_ list: List, reader: Reader, forward: Bool, after: [UInt8]?) throws {
+        init(_ list: List, reader: any SortKeyBlocks, forward: Bool, after: [UInt8]?) throws {
             self.list = list
             self.forward = forward
             self.reader = reader
@@ -308,7 +292,7 @@ enum SortLists {
 
         private mutating func load(_ number: Int) throws {
             block = number
-            keys = try reader.keys(list, block: number)
+            keys = try reader.keys(list, block: number, limit: .max)
         }
 
         /// The next key in the cursor's direction, or nil past the list's end.
@@ -329,4 +313,12 @@ enum SortLists {
             }
         }
     }
+}
+
+/// Where a sorted search reads one segment's sort lists from: blocks of keys, in order.
+protocol SortKeyBlocks {
+    /// How many blocks `list` has.
+    func blockCount(_ list: SortLists.List) throws -> Int
+    /// The keys of block `index` of `list` (the first `limit` of them when given).
+    func keys(_ list: SortLists.List, block index: Int, limit: Int) throws -> [[UInt8]]
 }

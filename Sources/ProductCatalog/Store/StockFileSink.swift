@@ -40,7 +40,8 @@ public final class StockFileSink: StockSink {
         let connection = try Connection(path: databasePath, mode: .readWrite)
         self.connection = connection
         connection.setBusyTimeout(milliseconds: 30_000)
-        try connection.execute("PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA cache_size = -\(64 << 10);")
+        try LiveJournal.prepareWriter(connection)
+        try connection.execute("PRAGMA cache_size = -\(64 << 10);")
         let attach = try connection.prepare("ATTACH DATABASE ?1 AS scratch")
         try attach.using {
             try attach.bind(1, scratchPath)

@@ -1,5 +1,5 @@
 /// Places of the word index (``WordPlacement/placeMask`` of a row) as a bitmap: a search asks
-/// whether each posting it steps over belongs to a changed product (``WordDelta/stale``), and a
+/// whether each posting it steps over belongs to a product a later segment took (``DeadPlaces``), and a
 /// hash set cost a hash at every step (8% of a keystroke on the realistic million with 1% of it
 /// changed, `perf`); a bit costs a shift. One bit a place: 1.25 MB for ten million.
 struct PlaceSet {

@@ -21,6 +21,13 @@
     /// The product being added: its terms and starts, with the fields each is in.
     private var productTerms: [(number: Int32, fields: UInt8)] = []
     private var productStarts: [(number: Int32, fields: UInt8)] = []
+    /// For each term and start, the last product that had it (``product``) and where it is in
+    /// ``productTerms`` or ``productStarts``: a product's terms found by a look, where searching
+    /// its own list made a product of many distinct words (a long CJK title: 900 KB, hundreds of
+    /// thousands of pairs) cost the square of their number.
+    private var termSeen: [(product: Int, slot: Int32)] = []
+    private var startSeen: [(product: Int, slot: Int32)] = []
+    private var product = 0
     /// ``forEachList(_:)``'s postings in list order and where each list starts, kept for the next
     /// segment's, as are the arrays above (``removeAll()``): a build spills a segment every few
     /// MiB, and growing them anew each time, with `catalog`'s fixed mmap threshold, doubled the
@@ -43,6 +50,8 @@
     public mutating func removeAll() {
         terms.removeAll()
         starts.removeAll()
+        termSeen.removeAll(keepingCapacity: true)
+        startSeen.removeAll(keepingCapacity: true)
         termStarts.removeAll(keepingCapacity: true)
         termLists.removeAll(keepingCapacity: true)
         termValues.removeAll(keepingCapacity: true)
@@ -76,6 +85,7 @@
     private mutating func collect(_ fields: [UnsafeRawBufferPointer?]) throws -> Int {
         productTerms.removeAll(keepingCapacity: true)
         productStarts.removeAll(keepingCapacity: true)
+        product += 1
         var titleWords = 0
         for (index, text) in fields.enumerated() {
             guard let text else { continue }
@@ -83,10 +93,14 @@
             try tokenizer.forEachToken(in: text) { token in
                 if index == 0 { titleWords += 1 }
                 let (number, isNew) = terms.intern(token)
-                if isNew { internStarts(of: token) }
-                if let seen = productTerms.firstIndex(where: { $0.number == Int32(number) }) {
-                    productTerms[seen].fields |= bit
+                if isNew {
+                    internStarts(of: token)
+                    termSeen.append((0, 0))
+                }
+                if termSeen[number].product == product {
+                    productTerms[Int(termSeen[number].slot)].fields |= bit
                 } else {
+                    termSeen[number] = (product, Int32(productTerms.count))
                     productTerms.append((Int32(number), bit))
                 }
             }
@@ -102,9 +116,10 @@
             for offset in 0..<TermList.longStartLength {
                 let start = termStarts[Int(number) * TermList.longStartLength + offset]
                 guard start >= 0 else { break }
-                if let seen = productStarts.firstIndex(where: { $0.number == start }) {
-                    productStarts[seen].fields |= bits
+                if startSeen[Int(start)].product == product {
+                    productStarts[Int(startSeen[Int(start)].slot)].fields |= bits
                 } else {
+                    startSeen[Int(start)] = (product, Int32(productStarts.count))
                     productStarts.append((start, bits))
                 }
             }
@@ -122,7 +137,9 @@
         while end < term.count, found < startLength {
             end += 1
             while end < term.count, term[end] & 0xC0 == 0x80 { end += 1 }
-            termStarts.append(Int32(starts.intern(UnsafeRawBufferPointer(rebasing: term[0..<end])).number))
+            let (number, isNew) = starts.intern(UnsafeRawBufferPointer(rebasing: term[0..<end]))
+            if isNew { startSeen.append((0, 0)) }
+            termStarts.append(Int32(number))
             found += 1
         }
         for _ in found..<TermList.longStartLength { termStarts.append(-1) }

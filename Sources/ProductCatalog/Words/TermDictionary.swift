@@ -17,7 +17,7 @@ public struct NearTerm: Hashable, Sendable {
 /// leaves a branch as soon as every entry of the row passes the allowance. Only the row's band
 /// within the allowance of its diagonal is computed, and the trie's first levels, which every walk
 /// visits whole, are laid out once as nodes (``laidOutLevels``). A million terms take
-/// about 10 MB; a search loads them from the word index's term list once (``CatalogWords``),
+/// about 10 MB; a search loads them from the word index's term list once (``IndexSegment``),
 /// and again only when the index is built anew.
 final class TermDictionary: @unchecked Sendable {
     /// The terms' bytes, one after another.

@@ -296,23 +296,29 @@
         self.init(bytes: bytes, nameOffsets: nameOffsets, products: products, firstBlocks: firstBlocks, runOffsets: offsets, termCount: termCount)
     }
 
-    /// Writes the list into its table on `connection`, replacing what it held.
-    public func write(to connection: Connection, blockCapacity: Int) throws {
-        try connection.execute(Self.createStatement + "; DELETE FROM \(Self.table)")
+    /// Writes the list into its table on `connection` as `segment`'s, replacing what that held.
+    public func write(to connection: Connection, blockCapacity: Int, segment: Int64 = 0) throws {
+        try connection.execute(Self.createStatement)
+        let delete = try connection.prepare("DELETE FROM \(Self.table) WHERE block BETWEEN ?1 AND ?2")
+        try delete.bind(1, SegmentRows.blocks(of: segment).lowerBound)
+        try delete.bind(2, SegmentRows.blocks(of: segment).upperBound)
+        try delete.step()
         let insert = try connection.prepare("INSERT INTO \(Self.table) (block, data) VALUES (?1, ?2)")
         for (index, block) in encoded(blockCapacity: blockCapacity).enumerated() {
             try insert.using {
-                try insert.bind(1, Int64(index + 1))
+                try insert.bind(1, SegmentRows.block(segment, index + 1))
                 try insert.bind(2, blob: block)
                 _ = try insert.step()
             }
         }
     }
 
-    /// Reads the list from its table on `connection`.
-    public convenience init(connection: Connection) throws {
+    /// Reads `segment`'s list from its table on `connection`.
+    public convenience init(connection: Connection, segment: Int64 = 0) throws {
         var stream: [UInt8] = []
-        let statement = try connection.prepare("SELECT data FROM \(Self.table) ORDER BY block")
+        let statement = try connection.prepare("SELECT data FROM \(Self.table) WHERE block BETWEEN ?1 AND ?2 ORDER BY block")
+        try statement.bind(1, SegmentRows.blocks(of: segment).lowerBound)
+        try statement.bind(2, SegmentRows.blocks(of: segment).upperBound)
         while try statement.step() { statement.withBytes(at: 0) { stream += $0 } }
         try self.init(stream: stream)
     }

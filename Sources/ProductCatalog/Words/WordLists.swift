@@ -21,7 +21,9 @@
 /// real language's `schw`, `niep`: hundreds to thousands of terms, each a list to merge). Each posting says which of the title, brand and type hold the term.
 ///
 /// **Built** by a replacing import on its second core (``WordIndexBuild``) and copied into the
-/// new file before the swap; `maxPlace` in `word_lists_meta` is its last place.
+/// new file before the swap, as the index's base segment; every write after it adds a segment of
+/// its own (``SegmentManifest``, ``SegmentWriter``). `maxPlace` in `word_lists_meta` is the
+/// import's last place, `version` a number of its build (a search's caches are the build's).
 @_spi(WordIndex) public enum WordLists {
     /// The product fields whose words the index holds, in the order of ``Posting``'s field bits.
     public static let fields: [ProductField] = [.title, .brand, .productType]
@@ -34,6 +36,8 @@
         \(TermList.createStatement);
         \(PlaceMap.createStatement);
         \(SortLists.createStatement);
+        \(SegmentPlaces.createStatement);
+        \(SegmentManifest.createStatement);
         CREATE TABLE IF NOT EXISTS \(metaTable) (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
         """
     }
@@ -54,8 +58,9 @@
 
     /// Gives the catalog on `connection` this layout's index, inside the caller's transaction:
     /// one made by an earlier version drops FTS5's and has its index built from its products;
-    /// then the triggers that note changes (``WordChanges``) are made. Every writer calls it
-    /// before it writes (``CatalogSchema/upgrade(_:)``).
+    /// one of layout 7 (a base and notes, no segments) gets the list of segments, its base alone,
+    /// and keeps its notes for the next segment. Then the triggers that note changes
+    /// (``ChangeNotes``) are made. Every writer calls it before it writes (``CatalogSchema/upgrade(_:)``).
     static func upgrade(_ connection: Connection) throws {
         if try connection.hasTable("word_products") || connection.hasTable("words") {
             try connection.execute(dropFTS5Statements)
@@ -65,24 +70,29 @@
             try connection.execute("DROP INDEX IF EXISTS \(CatalogSchema.table)_price; DROP INDEX IF EXISTS \(CatalogSchema.table)_title;")
             try WordListsWriter.rebuild(connection, spillPath: connection.path + ".words")
         }
-        try connection.execute(WordChanges.createStatements)
-        try connection.execute(SortLists.changeStatements)
-    }
-
-    /// Builds the index anew when the changes noted since it was built are many enough
-    /// (``WordChanges/wantCompaction(_:products:)``): what an upsert or an edit calls before it commits.
-    /// Returns true when it built them anew.
-    @discardableResult
-    static func compactIfWanted(_ connection: Connection, products: Int) throws -> Bool {
-        guard try exists(connection), try WordChanges.wantCompaction(connection, products: products)
-                || SortLists.changeCount(connection) > WordChanges.compactionThreshold(products: products) else { return false }
-        try WordListsWriter.rebuild(connection, spillPath: connection.path + ".words")
-        return true
+        if try !SegmentManifest.exists(connection) {
+            let products = try maxPlace(connection)
+            let nextPlace = try SegmentManifest.nextPlace(connection)
+            try connection.execute(SegmentPlaces.createStatement)
+            try SegmentManifest.startWithBase(products: Int(products), postings: 0, connection)
+            try SegmentManifest.setCounter("nextPlace", nextPlace, connection)
+            // Layout 7's notes, with their origins, stay; their table gains the state of each.
+            if try connection.hasTable(ChangeNotes.table),
+               try connection.scalarInt("SELECT count(*) FROM pragma_table_info('\(ChangeNotes.table)') WHERE name = 'state'") == 0 {
+                try connection.execute("ALTER TABLE \(ChangeNotes.table) ADD COLUMN state INTEGER NOT NULL DEFAULT 0")
+            }
+        }
+        for trigger in ["word_changes_insert", "word_changes_update", "word_changes_delete"] {
+            try CatalogSchema.replaceTrigger(trigger, unlessItHas: "state", connection)
+        }
+        // Layout 7 noted the sort lists' changes apart; the next segment takes its notes in.
+        try connection.execute("DROP TRIGGER IF EXISTS sort_changes_insert; DROP TRIGGER IF EXISTS sort_changes_update; DROP TRIGGER IF EXISTS sort_changes_delete;")
+        try connection.execute(ChangeNotes.createStatements)
     }
 
     /// The tables copied from a build's file into the catalog.
     static let tables = [SQLitePostingStore.blocksTable, SQLitePostingStore.startsTable, TermList.table, PlaceMap.table,
-                         SortLists.table, metaTable]
+                         SortLists.table, SegmentPlaces.table, SegmentManifest.table, metaTable]
 
     /// True when the catalog on `connection` has this index.
     public static func exists(_ connection: Connection) throws -> Bool {
@@ -108,8 +118,8 @@
         try connection.execute("INSERT OR REPLACE INTO \(metaTable) (name, value) VALUES ('maxPlace', \(place))")
     }
 
-    /// A number that changes whenever the index is built anew: a search keeps what it read of
-    /// the index (the term list) while it stays the same.
+    /// A number that changes whenever the index is built anew (a replacing import): places and
+    /// segments mean nothing across builds.
     public static func version(_ connection: Connection) throws -> Int64 {
         try connection.scalarInt("SELECT value FROM \(metaTable) WHERE name = 'version'") ?? 0
     }

@@ -68,10 +68,13 @@ struct WordListsWriter {
         try terms.write(to: connection, blockCapacity: capacity)
         try WordLists.setMaxPlace(places.nextPlace - 1, connection)
         try WordLists.setVersion(Int64.random(in: 1..<Int64.max), connection)
+        let postings = (0..<terms.count).reduce(0) { $0 + terms.products($1) }
+        try SegmentManifest.startWithBase(products: Int(places.nextPlace - 1), postings: postings, connection)
     }
 
     /// Builds the index of the catalog on `connection` anew from its products, inside the
-    /// caller's transaction, and forgets the changes noted since the last build (``WordChanges``).
+    /// caller's transaction, as its one base segment, and forgets the changes noted (``ChangeNotes``):
+    /// a catalog made by an earlier version, at its first write.
     static func rebuild(_ connection: Connection, spillPath: String, budget: Int = WordIndexBuild.memoryBudget) throws {
         // The build reads every product once and writes the lists once: a page cache sized for an
         // upsert's scattered changes (up to 512 MiB, ``CatalogUpdate``) would only fill with
@@ -98,8 +101,8 @@ struct WordListsWriter {
             }
         }
         try writer.finish()
-        try WordChanges.clear(connection)
-        try SortLists.clearChanges(connection)
+        try connection.deleteRows(ofTableIfPresent: ChangeNotes.table)
+        try connection.execute("DROP TABLE IF EXISTS \(ChangeNotes.earlierSortNotes)")
     }
 
     /// The page cache of ``rebuild(_:spillPath:budget:)``, in KiB.

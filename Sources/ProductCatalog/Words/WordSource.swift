@@ -24,8 +24,7 @@ struct WordFit: Equatable {
     }
 }
 
-/// One alternative of a query word: a list of the index (or of the changes since it was built),
-/// and what it stands for.
+/// One alternative of a query word: a list of one segment of the index, and what it stands for.
 ///
 /// The cursor and the in-memory list are stored apart, not as an enum's payloads, and the current
 /// posting is kept beside them: a heap step reads ``current`` and moves one list, and with the
@@ -49,11 +48,11 @@ struct WordAlternative {
     let distance: UInt8
     /// True when the alternative is a whole word the query word stands for (not the start of longer ones).
     let isWhole: Bool
-    /// Places of products changed since the index was built, whose postings in its lists are
-    /// stale and skipped (the changes' own lists hold them as they are now).
-    let stale: PlaceSet?
+    /// Places that later segments took, whose postings in this segment's list are stale and
+    /// skipped (the later segments hold the products as they are now).
+    let stale: DeadPlaces?
 
-    init(_ input: Input, distance: UInt8, isWhole: Bool, stale: PlaceSet?) throws {
+    init(_ input: Input, distance: UInt8, isWhole: Bool, stale: DeadPlaces?) throws {
         switch input {
         case .blocks(let cursor):
             self.cursor = cursor
@@ -70,8 +69,7 @@ struct WordAlternative {
         }
         self.distance = distance
         self.isWhole = isWhole
-        // Only the index's lists hold stale postings.
-        self.stale = fromBlocks ? stale : nil
+        self.stale = stale
         try skipStale()
     }
 

@@ -40,8 +40,6 @@ public final class PostgresCatalogSink: CatalogSink {
     /// Whether the upsert deletes the products its file does not list, and which it spares.
     private var deletingMissing: DeletionOfMissing?
     public private(set) var editsReplaced = 0
-    /// PostgreSQL keeps its word index in its own tables and indexes: nothing to rebuild.
-    public var listsRebuilt: Bool { false }
     /// The place after the last product a replacing import wrote.
     private var nextPlace: Int64 = 1
 

@@ -164,7 +164,7 @@ import Testing
         #expect(try fixture.allProducts().map(\.title) == ["One", "Two", "Three", "Four", "Five"])
         #expect(!FileManager.default.fileExists(atPath: interrupted + "-journal"))
 
-        // And an upsert (which copies the live file) and an editor start from the rolled-back catalog.
+        // And an upsert and an editor start from the rolled-back catalog.
         try HotJournal.copyInterrupted(fixture.databasePath.replacingOccurrences(of: "interrupted", with: "catalog"), to: interrupted)
         fixture.options.mode = .upsert
         try fixture.importCSV("productId,title\nB1,New\n")

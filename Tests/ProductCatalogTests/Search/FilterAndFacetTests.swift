@@ -109,7 +109,8 @@ import TestSupport
     }
 
     @Test func pagesWithFiltersAgreeWithThePlainModel() throws {
-        let (_, all, search) = try catalog(rows: 1_500, seed: 3)
+        let (fixture, all, search) = try catalog(rows: 1_500, seed: 3)
+        defer { withExtendedLifetime(fixture) {} }
         for query in ["", "sh", "shirt", "linen sh", "cafe", "acme", "x-1", "zz", "nothing"] {
             let found = Self.model(all, query)
             for filters in Self.filterCases {
@@ -132,7 +133,8 @@ import TestSupport
     }
 
     @Test func prefixPagesTakeFiltersToo() throws {
-        let (_, all, search) = try catalog(rows: 400, seed: 4)
+        let (fixture, all, search) = try catalog(rows: 400, seed: 4)
+        defer { withExtendedLifetime(fixture) {} }
         var filters = SearchFilters()
         filters.colors = ["NAVY"]
         filters.onSale = true
@@ -202,7 +204,8 @@ import TestSupport
     }
 
     @Test func facetsStopAtTheCapAndSaySo() throws {
-        let (_, all, search) = try catalog(rows: 600, seed: 6)
+        let (fixture, all, search) = try catalog(rows: 600, seed: 6)
+        defer { withExtendedLifetime(fixture) {} }
         for query in ["x", "shirt"] {
             let matches = Self.model(all, query)
             #expect(matches.count > 60)

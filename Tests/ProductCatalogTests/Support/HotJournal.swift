@@ -1,7 +1,9 @@
 import Foundation
 @testable import ProductCatalog
 
-/// A catalog with a hot journal beside it: what `kill -9` of a writer in mid-transaction leaves.
+/// A catalog with a hot journal beside it: what `kill -9` of a writer in mid-transaction leaves
+/// in a catalog written with a rollback journal (by an earlier version, or by another program that
+/// turned it back to one; a catalog in WAL mode leaves log pages no commit follows, see the kill tests).
 ///
 /// A connection changes every product and adds 400 large ones without committing, with a cache
 /// so small that SQLite must write changed pages into the database file (after journalling and
@@ -13,6 +15,7 @@ enum HotJournal {
     static func copyInterrupted(_ source: String, to destination: String) throws {
         let writer = try Connection(path: source, mode: .readWrite)
         try writer.execute("""
+            PRAGMA journal_mode = DELETE;
             PRAGMA cache_size = 2;
             BEGIN IMMEDIATE;
             UPDATE products SET title = 'HALF-WRITTEN';

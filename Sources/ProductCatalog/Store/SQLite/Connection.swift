@@ -43,6 +43,21 @@ public final class Connection {
         sqlite3_close_v2(handle)
     }
 
+    /// Opens the database at `path` for reading only: read-write with every statement that would
+    /// write refused (`PRAGMA query_only`), so that the last connection to close folds a file's
+    /// write-ahead log back and deletes it and its index (`-wal`, `-shm`), which a read-only one
+    /// cannot, and rolls back a killed writer's hot journal; read-only when the file may not be written.
+    public static func reading(_ path: String) throws -> Connection {
+        let connection: Connection
+        do {
+            connection = try Connection(path: path, mode: .readWrite)
+        } catch let error as SQLiteError where error.isReadOnly || error.isCannotOpen {
+            return try Connection(path: path, mode: .readOnly)
+        }
+        try connection.execute("PRAGMA query_only = 1")
+        return connection
+    }
+
     /// Turns off SQLite's count of the memory it uses, once, before its first connection.
     ///
     /// The count takes one process-wide lock at every allocation, which two threads writing two
@@ -188,6 +203,23 @@ public final class Connection {
     /// with "no transaction is active", which says nothing new.
     func rollBackAfterFailure() {
         if sqlite3_get_autocommit(handle) == 0 { try? rollback() }
+    }
+
+    /// True while a transaction is open on this connection.
+    public var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Copies every page of `source`'s main database into this connection's, in one write
+    /// transaction of this connection (SQLite's backup API): the destination becomes the source,
+    /// its readers keep the state they began with, and a reader that begins later sees the copy.
+    /// Both must have the same page size when this one is in WAL mode.
+    public func replaceContents(with source: Connection) throws {
+        guard let backup = sqlite3_backup_init(handle, "main", source.handle, "main") else {
+            throw SQLiteError(connection: handle, code: sqlite3_errcode(handle), sql: nil, path: path)
+        }
+        let stepped = sqlite3_backup_step(backup, -1)
+        let finished = sqlite3_backup_finish(backup)
+        guard stepped == SQLITE_DONE else { throw SQLiteError(connection: handle, code: stepped, sql: nil, path: path) }
+        try check(finished, sql: nil)
     }
 
     /// How a transaction takes its locks.
