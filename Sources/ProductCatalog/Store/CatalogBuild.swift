@@ -20,7 +20,7 @@ import Foundation
 /// are copied into the live file in one write transaction (SQLite's backup API, ``install()``):
 /// readers keep the state they began with and the next ones see the new catalog, at the cost of
 /// writing the catalog twice, through the log and into the file
-/// (Benchmarks/measurements/storage-choices-20261128.md: 0.5 s more for the plain million).
+/// (Benchmarks/measurements/changes-before-20261128.md: about 0.45 s more for the plain million).
 final class CatalogBuild {
     let livePath: String
     let buildPath: String

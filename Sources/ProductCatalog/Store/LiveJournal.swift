@@ -4,9 +4,9 @@
 /// A writer appends its pages to the log and commits by appending one more frame; a reader reads
 /// the file as of the moment its transaction began, whatever commits meanwhile, and takes no lock
 /// a writer needs. So edits, batches, upserts, stock imports and merges run while searches go on
-/// at their idle speed (Benchmarks/storage-choices.sh: with a writer committing 1,000 title
-/// changes back to back, readers in rollback-journal mode waited up to 1.6 s and read 2% as
-/// often; in WAL mode their worst was 11 ms). The log is folded back into the file by
+/// at their idle speed: with a writer committing 1,000 title changes back to back, readers in
+/// rollback-journal mode waited up to 1.6 s and read 2% as often; in WAL mode their worst was
+/// 11 ms (Benchmarks/tools/storage_choices.py, Benchmarks/measurements/changes-before-20261128.md). The log is folded back into the file by
 /// checkpoints: SQLite's own after a commit that leaves it past 1,000 pages, and one at the end
 /// of each command that wrote, so that a command pays for its own pages only.
 ///
