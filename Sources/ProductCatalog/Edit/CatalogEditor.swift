@@ -35,6 +35,13 @@ public final class CatalogEditor {
     private var epoch: Int64?
     /// The index's segments, as the writes read them to make theirs (``SegmentWriter``).
     private lazy var indexViews = IndexViews(connection: connection, prepare: connection.prepare, trustsDataVersion: false)
+    /// Whether each write merges the index's segments as far as its share of the work goes
+    /// (``SegmentMerge/work(_:views:budget:policy:)``, a few times what the write itself wrote):
+    /// true, unless the editor's owner merges them in the background (``mergeSegments(budget:)``),
+    /// as ``SQLiteCatalog`` does.
+    public var mergesAfterEachWrite = true
+    /// The postings of the segment the last write made.
+    private var postingsWritten = 0
     /// True inside ``write(_:)``: a write within it (a batch's changes) joins its transaction.
     private var writing = false
     /// Set when a write binds a product with a family, so that the write makes sure the catalog keeps ``FamilyIndex``.
@@ -192,14 +199,36 @@ public final class CatalogEditor {
                 wroteFamily = false
                 let result = try body()
                 if wroteFamily { try FamilyIndex.create(connection) }
-                try SegmentWriter.flush(connection, views: indexViews)
+                postingsWritten = try SegmentWriter.flush(connection, views: indexViews)?.postings ?? 0
                 // An upgrade may have built the index anew: this editor's own doing.
                 epoch = try Self.epoch(connection)
                 return result
             }
         }
         fieldsChecked = true
+        if mergesAfterEachWrite, postingsWritten > 0 {
+            // The write is committed; a merge that fails now (the disk, another writer) is done by a later one.
+            _ = try? mergeSegments(budget: SegmentMerge.budget(afterWriting: postingsWritten))
+        }
         return result
+    }
+
+    /// Merges the index's segments (``SegmentMerge``) up to `budget` postings and keys, each step
+    /// a transaction of its own, unless an import runs; true when more is due.
+    @discardableResult
+    public func mergeSegments(budget: Int) throws -> Bool {
+        let permit = ImportLock.forEdit(of: filePath)
+        if case .importRunning = permit { return false }
+        defer { withExtendedLifetime(permit) {} }
+        return try Self.database(databasePath) {
+            guard isCurrent else { return false }
+            return try SegmentMerge.work(connection, views: indexViews, budget: budget)
+        }
+    }
+
+    /// True when a merge of the index's segments is in progress or due.
+    public func segmentsWantMerging() throws -> Bool {
+        try Self.database(databasePath) { try SegmentMerge.isDue(connection) }
     }
 
     /// Notes that `productId` was changed by hand since the last import.

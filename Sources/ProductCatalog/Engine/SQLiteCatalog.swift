@@ -51,12 +51,34 @@ public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping
         }
     }
 
-    /// Runs `body` on the writing queue with the editor.
+    /// Runs `body` on the writing queue with the editor, then has the index's segments merged
+    /// in the background as far as they want (see ``mergeInBackground()``).
     private func edit<T: Sendable>(_ body: @escaping @Sendable (inout CatalogEditor?) throws -> T) async throws -> T {
         let (gate, writer) = (swapGate, readers.count)
-        return try await writing.run { editor in
+        return try await writing.run { [self] editor in
             gate.pass(writer) { editor = nil }
-            return try body(&editor)
+            let result = try body(&editor)
+            mergeInBackground()
+            return result
+        }
+    }
+
+    /// True while a merge step waits on the writing queue.
+    private let mergeQueued = QueuedFlag()
+
+    /// Queues one step of merging the index's segments (``SegmentMerge``) on the writing queue,
+    /// behind the edits waiting there, and another after it while more is due: a server's writes
+    /// never wait for more than one step (``SegmentMerge/backgroundStep``), and its searches for
+    /// none (the file is in WAL mode, ``LiveJournal``).
+    private func mergeInBackground() {
+        guard mergeQueued.raise() else { return }
+        let (gate, writer) = (swapGate, readers.count)
+        writing.enqueue { [self] editor in
+            mergeQueued.lower()
+            gate.pass(writer) { editor = nil }
+            guard let current = editor, current.isCurrent,
+                  (try? current.mergeSegments(budget: SegmentMerge.backgroundStep)) == true else { return }
+            mergeInBackground()
         }
     }
 
@@ -284,6 +306,12 @@ public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping
     /// with typos do not wait for it; a reader that cannot read the catalog now reports it at its next request.
     public func warmUp() async {
         for reader in readers { _ = try? await reader.run { try $0.recovering { try $0.currentSearch()?.loadTermList() } } }
+        // Merges the writes of other programs left due (the CLI's share of them stops at a bound) go on here.
+        let path = databasePath
+        _ = try? await edit { editor in
+            guard (try? CatalogSchema.kind(ofFileAt: path)) == .catalog else { return false }
+            return try Self.withEditor(&editor, path: path, creatingCatalog: false) { try $0.segmentsWantMerging() }
+        }
     }
 
     /// Runs `body` with an editor on the file now at the path, reopening it when an import replaced the file.
@@ -295,7 +323,10 @@ public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping
                 editor = nil
                 if creatingCatalog { try CatalogEditor.createCatalogIfMissing(at: path) }
                 do {
-                    editor = try CatalogEditor(databasePath: path)
+                    let opened = try CatalogEditor(databasePath: path)
+                    // This engine merges in the background, after its writes.
+                    opened.mergesAfterEachWrite = false
+                    editor = opened
                 } catch EditError.catalogReplaced {
                     continue
                 } catch EditError.catalog(.noCatalog) {
@@ -312,6 +343,28 @@ public final class SQLiteCatalog: CatalogEngine, StockKeeping, CollectionKeeping
             }
         }
         throw EditError.catalogReplaced(path: path)
+    }
+}
+
+/// A flag raised by one caller at a time. (A lock rather than `Mutex`, which needs iOS 18.)
+private final class QueuedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Touched only under `lock`.
+    private var raised = false
+
+    /// Raises the flag; false when it was raised already.
+    func raise() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !raised else { return false }
+        raised = true
+        return true
+    }
+
+    func lower() {
+        lock.lock()
+        raised = false
+        lock.unlock()
     }
 }
 

@@ -89,7 +89,7 @@ final class CatalogBuild {
     static func pageSize(wanted: Int, livePath: String) throws -> Int {
         guard try CatalogSchema.kind(ofFileAt: livePath) == .catalog else { return wanted }
         let connection = try Connection(path: livePath, mode: .readWrite)
-        if try releaseLog(of: connection) { return wanted }
+        if releaseLog(of: connection) { return wanted }
         return Int(try connection.scalarInt("PRAGMA page_size") ?? Int64(wanted))
     }
 
@@ -97,14 +97,18 @@ final class CatalogBuild {
     /// its log into it and deletes it; true when it is in that mode now. SQLite allows it only
     /// to a connection alone on the file: a file nobody else has open in WAL mode has no log that
     /// could meet another file, so it may be renamed over.
-    static func releaseLog(of connection: Connection) throws -> Bool {
+    static func releaseLog(of connection: Connection) -> Bool {
+        // Refused at once when another connection holds the file: the mode stays, and so does the log.
         connection.setBusyTimeout(milliseconds: 200)
-        defer { connection.setBusyTimeout(milliseconds: 30_000) }
-        if try connection.scalarText("PRAGMA journal_mode") == "wal" {
-            _ = try? connection.scalarText("PRAGMA journal_mode = DELETE")
+        _ = try? connection.scalarText("PRAGMA journal_mode = DELETE")
+        connection.setBusyTimeout(milliseconds: 30_000)
+        guard let mode = try? connection.scalarText("PRAGMA journal_mode"), mode != "wal" else { return false }
+        // No log is left beside it (one that could not be read counts as one).
+        do {
+            return try FileSystem.size(ofFileAt: connection.path + "-wal") == nil
+        } catch {
+            return false
         }
-        return try connection.scalarText("PRAGMA journal_mode") != "wal"
-            && FileSystem.size(ofFileAt: connection.path + "-wal") == nil
     }
 
     /// Creates the table and prepares the inserts for `insertColumns` (productId first).
@@ -189,7 +193,7 @@ final class CatalogBuild {
         defer { aroundSwap?.after() }
         let live = try database { try Connection(path: livePath, mode: .readWrite) }
         live.setBusyTimeout(milliseconds: 30_000)
-        if try database({ try Self.releaseLog(of: live) }) { return try rename(over: live) }
+        if Self.releaseLog(of: live) { return try rename(over: live) }
         if try live.scalarInt("PRAGMA page_size") == Int64(pageSize) { return try copy(into: live) }
         // A reader came along since the build began and the page sizes differ, so the pages
         // cannot be copied: the rename waits a little for the file to be free.
@@ -197,7 +201,7 @@ final class CatalogBuild {
         let deadline = clock.now + .seconds(5)
         while clock.now < deadline {
             usleep(100_000)
-            if try database({ try Self.releaseLog(of: live) }) { return try rename(over: live) }
+            if Self.releaseLog(of: live) { return try rename(over: live) }
         }
         throw CatalogError.inUse(path: livePath)
     }

@@ -70,7 +70,8 @@ final class CatalogUpdate {
             changedNothing = writer?.changedNothing ?? false
             writer = nil
             if !changedNothing {
-                try SegmentWriter.flush(connection, views: IndexViews(connection: connection, prepare: connection.prepare, trustsDataVersion: false))
+                let views = IndexViews(connection: connection, prepare: connection.prepare, trustsDataVersion: false)
+                postingsWritten = try SegmentWriter.flush(connection, views: views)?.postings ?? 0
             }
             return try Self.productCount(connection)
         }
@@ -78,13 +79,21 @@ final class CatalogUpdate {
 
     /// True when the upsert changed no product, so ``install()`` leaves the file untouched.
     private var changedNothing = false
+    /// The postings of the index's segment the upsert wrote.
+    private var postingsWritten = 0
 
     /// Commits: the one moment the catalog changes, all at once. An upsert that changed nothing
     /// rolls back instead, so even the bookkeeping of its deferred words leaves no trace.
     func install() throws {
         guard let connection else { return }
         try database { try changedNothing ? connection.rollback() : connection.commit() }
-        // The upsert's own pages go back into the file now: the next write, however small, does not pay for them.
+        // Its share of the merges of the index's segments, then its own pages back into the file:
+        // the next write, however small, pays for neither. (The upsert is committed: a merge
+        // that fails now is done by a later write.)
+        if postingsWritten > 0 {
+            _ = try? SegmentMerge.work(connection, views: IndexViews(connection: connection, prepare: connection.prepare, trustsDataVersion: false),
+                                       budget: SegmentMerge.budget(afterWriting: postingsWritten))
+        }
         LiveJournal.checkpoint(connection)
         self.connection = nil
     }

@@ -121,13 +121,16 @@ enum SortLists {
         private var bytes: [UInt8] = []
         private var count = 0
         private var previous: [UInt8] = []
-        private var blocks: Int64 = 0
+        /// Blocks written so far.
+        private(set) var blocks: Int64 = 0
         private let emit: (_ block: Int64, _ data: [UInt8]) throws -> Void
 
-        /// Writes `list` of `segment` (its rows, ``SegmentRows/sortBlock(_:_:_:)``).
-        init(list: List, segment: Int64 = 0, capacity: Int, emit: @escaping (_ block: Int64, _ data: [UInt8]) throws -> Void) {
+        /// Writes `list` of `segment` (its rows, ``SegmentRows/sortBlock(_:_:_:)``), after its
+        /// first `blocksBefore` blocks (a merge goes on where its last step stopped).
+        init(list: List, segment: Int64 = 0, blocksBefore: Int = 0, capacity: Int, emit: @escaping (_ block: Int64, _ data: [UInt8]) throws -> Void) {
             self.list = list
             self.segment = segment
+            blocks = Int64(blocksBefore)
             self.capacity = capacity
             self.emit = emit
         }

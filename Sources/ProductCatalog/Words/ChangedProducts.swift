@@ -122,7 +122,7 @@ struct SegmentContents {
             try ChangedProducts.withViews(&fields) { _ = try builder.add(place: product.place, fields: $0) }
             if try isMoved(product.place, product.productId) { moved[product.place] = product.productId }
             let productId = Array(product.productId.utf8)
-            try productId.withUnsafeBytes { id in
+            productId.withUnsafeBytes { id in
                 key.removeAll(keepingCapacity: true)
                 if let price = product.price {
                     SortLists.appendPriceKey(price, productId: id, to: &key)

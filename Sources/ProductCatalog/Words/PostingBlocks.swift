@@ -43,13 +43,17 @@
         /// Where the last run began: its block and the offset of its list's delta there. A list's
         /// first run is where a reader starts (see ``TermList``).
         public private(set) var runStart = (block: 0, offset: 0)
+        /// Blocks written so far.
+        public var blocksWritten: Int { block }
         private let emit: (_ block: Int, _ data: [UInt8], _ entry: Entry) throws -> Void
 
         /// A writer of blocks of at most `capacity` bytes (at least 32).
-        public init(capacity: Int, emit: @escaping (_ block: Int, _ data: [UInt8], _ entry: Entry) throws -> Void) {
+        /// `blocksBefore` blocks were written already (a merge goes on where its last step stopped).
+        public init(capacity: Int, blocksBefore: Int = 0, emit: @escaping (_ block: Int, _ data: [UInt8], _ entry: Entry) throws -> Void) {
             precondition(capacity >= 32, "a block holds a few postings at least")
             self.capacity = capacity
             self.emit = emit
+            block = blocksBefore
             bytes.reserveCapacity(capacity)
         }
 

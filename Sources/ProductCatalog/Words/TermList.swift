@@ -128,6 +128,11 @@
         return lower..<upper
     }
 
+    /// The first term (or, with `isStart`, start) whose name does not come before `key`.
+    func firstList(notBefore key: some Collection<UInt8>, isStart: Bool) -> Int {
+        firstIndex(notBefore: key, in: isStart ? termCount..<count : 0..<termCount)
+    }
+
     /// The first list of `range` whose name does not come before `key`, byte by byte.
     private func firstIndex(notBefore key: some Collection<UInt8>, in range: Range<Int>) -> Int {
         var low = range.lowerBound

@@ -44,7 +44,7 @@
 
     /// The statements that drop the index's tables.
     static var dropStatements: String {
-        tables.map { "DROP TABLE IF EXISTS \($0);\n" }.joined()
+        (tables + [SegmentMerge.table, SegmentMerge.termsTable, SegmentMerge.garbageTable]).map { "DROP TABLE IF EXISTS \($0);\n" }.joined()
     }
 
     /// The word index of layouts 3 to 5, FTS5's (its tables, triggers and index), which this

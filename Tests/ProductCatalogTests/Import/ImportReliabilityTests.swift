@@ -177,8 +177,8 @@ import Testing
         #expect(counts.last == 60_000)
     }
 
-    /// An upsert updates a copy of the catalog and swaps it in, so a reader is never locked out:
-    /// every search during it answers at once (no busy wait) with the catalog before or after.
+    /// An upsert writes the live catalog in WAL mode, so a reader is never locked out by it: every
+    /// search during it answers with the catalog before or after, each on a connection of its own.
     @Test func searchesDuringAnUpsertAnswerWithTheOldCatalogOrTheNew() async throws {
         let directory = try TemporaryDirectory()
         var options = ImportOptions(databasePath: directory.file("catalog.sqlite"))
@@ -198,8 +198,8 @@ import Testing
             var counts: [Int64] = []
             while counts.last != 61_000 {
                 let ended = finished.isSet
-                let connection = try Connection(path: databasePath, mode: .readOnly)
-                connection.setBusyTimeout(milliseconds: 0)
+                let connection = try Connection.reading(databasePath)
+                connection.setBusyTimeout(milliseconds: 5_000)
                 counts.append(try connection.scalarInt("SELECT count(*) FROM products") ?? -1)
                 if ended { break }
             }
