@@ -10,21 +10,29 @@ extension CatalogEditor {
             }
             let stored = try self.stored(productId)
             try connection.execute(CatalogSchema.createFavorites)
-            let statement = try connection.prepare(
+            let statement = try prepared(
                 "INSERT OR IGNORE INTO \(CatalogSchema.favoritesTable) (productId, starredAt) VALUES (?1, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))")
-            try statement.bind(1, stored.productId)
-            try statement.step()
+            try statement.using {
+                try statement.bind(1, stored.productId)
+                try statement.step()
+            }
         }
     }
 
     /// Moves the star of `old` to `new` (a rename), or removes it when `new` is nil (a delete).
     func moveFavorite(from old: String, to new: String?) throws {
-        guard try connection.hasTable(CatalogSchema.favoritesTable) else { return }
-        let statement = try connection.prepare(new == nil
+        let exists = try prepared("SELECT count(*) FROM sqlite_master WHERE name = ?1")
+        guard try exists.using({
+            try exists.bind(1, CatalogSchema.favoritesTable)
+            return try exists.step() && exists.int64(at: 0) > 0
+        }) else { return }
+        let statement = try prepared(new == nil
             ? "DELETE FROM \(CatalogSchema.favoritesTable) WHERE productId = ?1"
             : "UPDATE \(CatalogSchema.favoritesTable) SET productId = ?2 WHERE productId = ?1")
-        try statement.bind(1, old)
-        if let new { try statement.bind(2, new) }
-        try statement.step()
+        try statement.using {
+            try statement.bind(1, old)
+            if let new { try statement.bind(2, new) }
+            try statement.step()
+        }
     }
 }

@@ -175,8 +175,7 @@ extension ProductSearch {
         let forward = sort != .priceDescending
         let filter = try filterClause(filters)
         let row = try prepared("SELECT \(try walkColumns(sort)) FROM \(CatalogSchema.table) p WHERE p.productId = ?1\(filter.sql)")
-        // Every key is live when no segment took another's places.
-        let checksOwners = view.segments.count > 1 || view.dead.contains { $0 != nil }
+
         // Where each list is read from: a cursor with a value starts in the list of values, one
         // without in the list of products without.
         var starts: [(SortLists.List, [UInt8]?)] = [(valued, nil), (missing, nil)]
@@ -193,6 +192,9 @@ extension ProductSearch {
             case nil:
                 starts = [(missing, id.withUnsafeBytes { SortLists.missingKey(productId: $0) })]
             }
+            // Forwards, past the cursor's product's own keys (they end with its place); backwards,
+            // its keys come after the position already.
+            if forward { starts = starts.map { ($0.0, $0.1.map(SortLists.position(after:))) } }
         }
         var keys: [SortKey] = []
         for (list, start) in starts where keys.count < limit {
@@ -209,10 +211,9 @@ extension ProductSearch {
                 }
                 guard let segment = first, let key = heads[segment] else { break }
                 heads[segment] = try cursors[segment].next()
+                // A key of a product a later segment took (changed or deleted) is passed over.
+                guard view.isLive(SortLists.place(in: key), in: segment) else { continue }
                 let productId = Array(SortLists.productId(in: key, of: list))
-                if checksOwners {
-                    guard try view.sortKeyOwner(ofFolded: String(decoding: productId, as: UTF8.self)) == segment else { continue }
-                }
                 try row.using {
                     try row.bind(1, utf8: productId)
                     try filter.bind(to: row)

@@ -10,7 +10,8 @@
 /// without one in productId order, and the same two for the title. A list is a sequence of
 /// *keys*, byte strings whose byte order is the sort's (``priceKey(_:productId:)``,
 /// ``titleKey(_:productId:)``), each ending with the product's productId folded as `NOCASE`
-/// folds it, by which the product is read. The dearest first is the price list read backwards.
+/// folds it, by which the product is read, and its place in the word index (``appendPlace(_:to:)``).
+/// The dearest first is the price list read backwards.
 ///
 /// **Blocks.** A list is packed into rows of about a page, in order: block `n` of list `l` has
 /// the rowid `l << 32 | n`; its `data` is `varint(count)` then each key as
@@ -98,12 +99,36 @@ enum SortLists {
         appendFolded(productId, to: &key)
     }
 
-    /// The folded productId a key of `list` ends with.
+    /// The bytes a stored key ends with (``appendPlace(_:to:)``).
+    static let placeBytes = 6
+
+    /// Ends a stored key with its product's place: a zero byte (a productId holds none), then the
+    /// place in 5 bytes, big-endian. So a sorted search tells a key a later segment took by a bit
+    /// of the place, never by finding its productId (``IndexView``), and a product's keys sort
+    /// after its position (``position(after:)``).
+    static func appendPlace(_ place: Int64, to key: inout [UInt8]) {
+        key.append(0)
+        for shift in stride(from: 32, through: 0, by: -8) { key.append(UInt8(truncatingIfNeeded: place >> Int64(shift))) }
+    }
+
+    /// The place a stored key ends with.
+    static func place(in key: [UInt8]) -> Int64 {
+        key.suffix(5).reduce(0) { $0 << 8 | Int64($1) }
+    }
+
+    /// Where a walk forwards after the product of position `key` (``priceKey(_:productId:)`` and
+    /// the like, without a place) starts: past every stored key of that product.
+    static func position(after key: [UInt8]) -> [UInt8] {
+        key + [0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+    }
+
+    /// The folded productId a stored key of `list` holds.
     public static func productId(in key: [UInt8], of list: List) -> ArraySlice<UInt8> {
+        let end = max(key.count - placeBytes, 0)
         switch list {
-        case .price: key.dropFirst(8)
-        case .title: key.firstIndex(of: 0).map { key[($0 + 1)...] } ?? key[key.endIndex...]
-        case .priceMissing, .titleMissing: key[...]
+        case .price: return key[min(8, end)..<end]
+        case .title: return key.firstIndex(of: 0).map { key[min($0 + 1, end)..<end] } ?? key[end..<end]
+        case .priceMissing, .titleMissing: return key[..<end]
         }
     }
 

@@ -13,6 +13,8 @@ struct SortListsWriter {
     private var titleMissing: SortLists.BlockWriter
     /// The key being made, one buffer for every product's.
     private var key: [UInt8] = []
+    /// The last product's place: products come in place order, from 1.
+    private var place: Int64 = 0
 
     /// Writes into the empty `sort_lists` on `connection` (inside its transaction), in blocks of
     /// at most `capacity` bytes, spilling keys to unlinked files named from `spillPath`.
@@ -37,22 +39,27 @@ struct SortListsWriter {
     }
 
     /// Adds the next product (after every one before in productId order): its price (sale, else
-    /// list) and its title, nil when it has none.
+    /// list) and its title, nil when it has none. Its place is the count of products added.
     mutating func add(productId: UnsafeRawBufferPointer, price: Int64?, title: UnsafeRawBufferPointer?) throws {
+        place += 1
         key.removeAll(keepingCapacity: true)
         if let price {
             SortLists.appendPriceKey(price, productId: productId, to: &key)
+            SortLists.appendPlace(place, to: &key)
             try prices.add(key)
         } else {
             SortLists.appendMissingKey(productId: productId, to: &key)
+            SortLists.appendPlace(place, to: &key)
             try priceMissing.add(key)
         }
         key.removeAll(keepingCapacity: true)
         if let title, title.count > 0 {
             SortLists.appendTitleKey(title, productId: productId, to: &key)
+            SortLists.appendPlace(place, to: &key)
             try titles.add(key)
         } else {
             SortLists.appendMissingKey(productId: productId, to: &key)
+            SortLists.appendPlace(place, to: &key)
             try titleMissing.add(key)
         }
     }

@@ -10,6 +10,9 @@ struct ChangedProducts {
         var fields: [[UInt8]?]
         /// Its sale price, else its list price.
         var price: Int64?
+        /// True when the import's place map does not give its productId at its place (a product
+        /// added since, or renamed): the segment keeps its productId.
+        var moved = true
     }
 
     /// The products, by place.
@@ -44,11 +47,14 @@ struct ChangedProducts {
         for (index, note) in notes.enumerated() where rows[index] != nil {
             guard let origin = note.origin, let place = try view.place(of: origin), claimed.insert(place).inserted else { continue }
             places[index] = place
+            rows[index]!.moved = try view.isMoved(place, rows[index]!.productId)
         }
         // Products that exist keep their own.
         for (index, note) in notes.enumerated() where rows[index] != nil && places[index] == nil && note.state != .addedAgain {
-            guard let place = try view.place(of: note.productId), claimed.insert(place).inserted else { continue }
-            places[index] = place
+            guard let found = try view.located(note.productId), claimed.insert(found.place).inserted else { continue }
+            places[index] = found.place
+            let productId = rows[index]!.productId
+            rows[index]!.moved = found.imported ? found.productId != productId : try view.isMoved(found.place, productId)
         }
         // New ones come after every other.
         var next = nextPlace
@@ -109,10 +115,8 @@ struct SegmentContents {
     let products: Int
     let postings: Int
 
-    /// Builds the contents of `changes`, handing each block to `emit`; `isMoved` tells whether
-    /// the import's place map names another productId (or none) at a held place.
-    init(_ changes: ChangedProducts, blockCapacity: Int, isMoved: (Int64, String) throws -> Bool,
-         emit: @escaping (_ block: Int, _ data: [UInt8], _ entry: PostingBlocks.Entry) throws -> Void) throws {
+    /// Builds the contents of `changes`, handing each block to `emit`.
+    init(_ changes: ChangedProducts, blockCapacity: Int, emit: @escaping (_ block: Int, _ data: [UInt8], _ entry: PostingBlocks.Entry) throws -> Void) throws {
         var builder = try PostingsBuilder()
         var sortKeys: [SortLists.List: [[UInt8]]] = [:]
         var moved: [Int64: String] = [:]
@@ -120,23 +124,27 @@ struct SegmentContents {
         for product in changes.held {
             var fields = product.fields
             try ChangedProducts.withViews(&fields) { _ = try builder.add(place: product.place, fields: $0) }
-            if try isMoved(product.place, product.productId) { moved[product.place] = product.productId }
+            if product.moved { moved[product.place] = product.productId }
             let productId = Array(product.productId.utf8)
             productId.withUnsafeBytes { id in
                 key.removeAll(keepingCapacity: true)
                 if let price = product.price {
                     SortLists.appendPriceKey(price, productId: id, to: &key)
+                    SortLists.appendPlace(product.place, to: &key)
                     sortKeys[.price, default: []].append(key)
                 } else {
                     SortLists.appendMissingKey(productId: id, to: &key)
+                    SortLists.appendPlace(product.place, to: &key)
                     sortKeys[.priceMissing, default: []].append(key)
                 }
                 key.removeAll(keepingCapacity: true)
                 if let title = product.fields[0], !title.isEmpty {
                     title.withUnsafeBytes { SortLists.appendTitleKey($0, productId: id, to: &key) }
+                    SortLists.appendPlace(product.place, to: &key)
                     sortKeys[.title, default: []].append(key)
                 } else {
                     SortLists.appendMissingKey(productId: id, to: &key)
+                    SortLists.appendPlace(product.place, to: &key)
                     sortKeys[.titleMissing, default: []].append(key)
                 }
             }

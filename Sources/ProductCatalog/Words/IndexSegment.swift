@@ -46,15 +46,6 @@ final class IndexSegment {
         return made
     }
 
-    /// The place at which this segment holds the product with folded productId `folded`; nil
-    /// when it holds none by that productId (its sort keys name products by productId).
-    func place(ofFolded folded: String, importMap: PlaceMap.Reader) throws -> Int64? {
-        if let moved = movedIds[folded] { return moved }
-        guard let imported = try importMap.place(of: folded), places.moved[imported] == nil else { return nil }
-        if holdsImport { return places.deletes(imported) ? nil : imported }
-        return places.holds(imported) ? imported : nil
-    }
-
     /// Its terms that `base` lacks, as a typo dictionary (the base's own finds the rest), made
     /// at first need for each base it is asked about.
     private var dictionaryMade: (base: Int64, dictionary: TermDictionary)?

@@ -118,10 +118,17 @@ final class IndexView {
     /// The productId of the product at `place`; nil when none has it now. With `sampled`, for
     /// places far apart, whose rows of the place map are not kept (``PlaceMap/Reader/productId(atSampled:)``).
     func productId(at place: Int64, sampled: Bool = false) throws -> String? {
+        try productIdAndSource(at: place, sampled: sampled)?.productId
+    }
+
+    /// The productId at `place`, and whether the import's place map gave it (no segment moved
+    /// another productId there).
+    private func productIdAndSource(at place: Int64, sampled: Bool = false) throws -> (productId: String, imported: Bool)? {
         guard let owner = owner(of: place) else { return nil }
-        if let moved = segments[owner].places.moved[place] { return moved }
+        if let moved = segments[owner].places.moved[place] { return (moved, false) }
         guard place <= importMax else { return nil }
-        return try sampled ? importMap.productId(atSampled: place) : importMap.productId(at: place)
+        let found = try sampled ? importMap.productId(atSampled: place) : importMap.productId(at: place)
+        return found.map { ($0, true) }
     }
 
     /// The place of the product with `productId` (ASCII case ignored); nil when it has none.
@@ -129,20 +136,28 @@ final class IndexView {
     /// The candidates are the place the newest segment that moved the productId there names,
     /// and the import's place of it; the one whose product is the productId now is its place.
     func place(of productId: String) throws -> Int64? {
+        try located(productId)?.place
+    }
+
+    /// The place of the product with `productId` (ASCII case ignored), with its productId as the
+    /// index spells it there and whether the import's place map gave that; nil when it has none.
+    func located(_ productId: String) throws -> (place: Int64, productId: String, imported: Bool)? {
         let folded = ProductIdOrder.folded(productId)
         var candidates: [Int64] = []
         if let moved = segments.lazy.reversed().compactMap({ $0.movedIds[folded] }).first { candidates.append(moved) }
         if let imported = try importMap.place(of: productId) { candidates.append(imported) }
         for place in candidates {
-            if let found = try self.productId(at: place), ProductIdOrder.folded(found) == folded { return place }
+            if let found = try productIdAndSource(at: place), ProductIdOrder.folded(found.productId) == folded {
+                return (place, found.productId, found.imported)
+            }
         }
         return nil
     }
 
-    /// The segment whose sort-list key for the product with folded productId `folded` is live, if any.
-    func sortKeyOwner(ofFolded folded: String) throws -> Int? {
-        guard let place = try place(of: folded) else { return nil }
-        return owner(of: place)
+    /// True when the import's place map does not name `productId` (exactly) at `place`.
+    func isMoved(_ place: Int64, _ productId: String) throws -> Bool {
+        guard place <= importMax else { return true }
+        return try importMap.productId(at: place) != productId
     }
 }
 
@@ -235,16 +250,8 @@ final class IndexViews {
     /// The notes' segment, in memory.
     static func memorySegment(_ changes: ChangedProducts, view: IndexView) throws -> IndexSegment {
         var store = MemoryPostingStore()
-        let contents = try SegmentContents(changes, blockCapacity: 4032, isMoved: { place, productId in
-            try Self.isMoved(place, productId, view: view)
-        }, emit: { store.keep($0, $1, $2) })
+        let contents = try SegmentContents(changes, blockCapacity: 4032, emit: { store.keep($0, $1, $2) })
         return IndexSegment(id: -1, holdsImport: false, terms: contents.terms, store: store, places: contents.places,
                             sortKeys: SortLists.MemoryKeys(lists: contents.sortKeys), products: contents.products, postings: contents.postings)
-    }
-
-    /// True when the import's place map does not name `productId` (exactly) at `place`.
-    static func isMoved(_ place: Int64, _ productId: String, view: IndexView) throws -> Bool {
-        guard place <= view.importMax else { return true }
-        return try view.importMap.productId(at: place) != productId
     }
 }

@@ -377,10 +377,7 @@ struct SegmentMerge {
                 guard let index = first, let key = heads[index] else { break }
                 heads[index] = try cursors[index].next()
                 spent += 1
-                let folded = String(decoding: SortLists.productId(in: key, of: list), as: UTF8.self)
-                if let place = try run.inputs[index].place(ofFolded: folded, importMap: run.importMap), run.isLive(place, in: index) {
-                    try writer.add(key)
-                }
+                if run.isLive(SortLists.place(in: key), in: index) { try writer.add(key) }
                 state.sortAfter = key
                 if spent >= budget {
                     ended = heads.allSatisfy { $0 == nil }

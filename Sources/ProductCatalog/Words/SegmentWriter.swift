@@ -21,9 +21,7 @@ struct SegmentWriter {
         let segment = try SegmentManifest.takeSegmentNumber(connection)
         let capacity = SQLitePostingStore.blockCapacity(pageSize: Int(try connection.scalarInt("PRAGMA page_size") ?? 4096))
         let appender = try SQLitePostingStore.Appender(connection: connection, segment: segment)
-        let contents = try SegmentContents(changes, blockCapacity: capacity, isMoved: { place, productId in
-            try IndexViews.isMoved(place, productId, view: view)
-        }, emit: { try appender.append($0, $1, $2) })
+        let contents = try SegmentContents(changes, blockCapacity: capacity, emit: { try appender.append($0, $1, $2) })
         try contents.terms.write(to: connection, blockCapacity: capacity, segment: segment)
         try contents.places.write(segment: segment, to: connection, blockCapacity: capacity)
         try writeSortLists(contents.sortKeys, segment: segment, capacity: capacity, connection)

@@ -33,9 +33,18 @@ import TestSupport
         return items.sorted { SortedSearchTests.folded($0.productId).lexicographicallyPrecedes(SortedSearchTests.folded($1.productId)) }
     }
 
-    /// The keys of `list` as the model orders the items: by value as ``ProductSearch/SortKey`` orders them, or by productId.
+    /// The keys of `list` as the model orders the items: by value as ``ProductSearch/SortKey`` orders
+    /// them, or by productId; each ending with its item's place, its number from 1 in `items`.
     static func model(_ items: [Item], _ list: SortLists.List) -> [[UInt8]] {
-        func bytes(_ text: String, _ body: (UnsafeRawBufferPointer) -> [UInt8]) -> [UInt8] { Array(text.utf8).withUnsafeBytes(body) }
+        let places = Dictionary(uniqueKeysWithValues: items.enumerated().map { (SortedSearchTests.folded($0.element.productId), Int64($0.offset + 1)) })
+        func bytes(_ text: String, _ body: (UnsafeRawBufferPointer) -> [UInt8]) -> [UInt8] {
+            Array(text.utf8).withUnsafeBytes(body)
+        }
+        func placed(_ key: [UInt8], _ productId: String) -> [UInt8] {
+            var key = key
+            SortLists.appendPlace(places[SortedSearchTests.folded(productId)]!, to: &key)
+            return key
+        }
         switch list {
         case .price, .title:
             let sort: SearchSort = list == .price ? .price : .title
@@ -45,17 +54,17 @@ import TestSupport
                 return .init(value: .text(title), productId: item.productId)
             }
             return valued.sorted { ProductSearch.SortKey.before($0, $1, sort) }.map { key in
-                bytes(key.productId) { id in
+                placed(bytes(key.productId) { id in
                     switch key.value {
                     case .number(let price)?: SortLists.priceKey(price, productId: id)
                     case .text(let title)?: bytes(title) { SortLists.titleKey($0, productId: id) }
                     case nil: []
                     }
-                }
+                }, key.productId)
             }
         case .priceMissing, .titleMissing:
             let missing = items.filter { list == .priceMissing ? $0.price == nil : ($0.title ?? "").isEmpty }
-            return missing.map { item in bytes(item.productId) { SortLists.missingKey(productId: $0) } }
+            return missing.map { item in placed(bytes(item.productId) { SortLists.missingKey(productId: $0) }, item.productId) }
         }
     }
 
@@ -101,6 +110,8 @@ import TestSupport
                 let id = SortLists.productId(in: key, of: list)
                 let item = items.first { SortedSearchTests.folded($0.productId) == Array(id) }
                 #expect(item != nil, "\(list): \(key) ends with a productId")
+                #expect(item.map { SortedSearchTests.folded($0.productId) }.flatMap { id in items.firstIndex { SortedSearchTests.folded($0.productId) == id } }
+                        .map { Int64($0 + 1) } == SortLists.place(in: key), "\(list): \(key) ends with its place")
             }
         }
     }
