@@ -2,13 +2,13 @@
 title changes, one pages through queries; first the searches alone (the server idle), then all
 three at once. Times every request and says what answered with an error.
 
-    python3 edit_stream.py PORT CATALOG.csv [--batches 30] [--batch-size 1000] [--seed 7] [--json OUT]
+    python3 edit_stream.py PORT CATALOG.csv [--batches 30] [--batch-size 1000] [--seed 7] [--pager] [--json OUT]
 
 The searches are the keystrokes of the first two words of titles sampled from the CSV (the
 same texts, in the same order, idle and under edits); each batch is
 `POST /api/products/batch {"action":"set","productIds":[1,000 productIds],"fields":{"title":…}}`
-over products spread through the file; the pager walks every page of a few queries
-(`GET /api/products?q=…&after=…`) and counts products it met twice. Prints one line per phase and
+over products spread through the file; with --pager, a third client walks every page of a few
+queries (`GET /api/products?q=…&after=…`) meanwhile and counts products it met twice. Prints one line per phase and
 per batch, then a summary; with --json, writes every number to OUT.
 """
 import csv
@@ -152,7 +152,7 @@ def main():
                         break
                 walks.append((query, count, repeats))
 
-    threads = [threading.Thread(target=typer), threading.Thread(target=pager)]
+    threads = [threading.Thread(target=typer)] + ([threading.Thread(target=pager)] if "--pager" in args else [])
     for thread in threads:
         thread.start()
     writer = Client(port)

@@ -35,6 +35,9 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return APIError(error)
         case let error as CatalogError:
             return APIError(.internalServerError, APIError.catalogMessage(error))
+        case is CursorOfAnotherBuild:
+            return APIError(.conflict, "The catalog was replaced by an import since this page was made; search again from the first page.",
+                            fields: ["after": "Leave it out: the catalog this cursor was made on is gone."])
         case let error as SQLiteError where error.isBusy:
             return .busy("The catalog is busy for a moment; try again.")
         case let error as HTTPError:

@@ -11,6 +11,8 @@ func commandMessage(for error: any Error) -> String? {
     case let error as EngineError: error.commandMessage
     case let error as CollectionError: error.commandMessage
     case let error as PostgresCatalogError: error.commandMessage
+    case is CursorOfAnotherBuild:
+        "The catalog was replaced by an import since that page was printed, so --after names no place in it; search again without --after."
     case let error as EditError:
         if case .collection(let inner) = error { inner.commandMessage } else { error.description }
     default: nil

@@ -13,6 +13,11 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
     public var lastWordRow: Int64?
     /// The bucket of the previous page's last word match (see ``wordBucket``), with ``lastWordRow``.
     public var lastWordTier: Int?
+    /// The build of the catalog file's word index the word row is a position in (``WordLists``'s
+    /// `version`: a replacing import makes a new one, merges of its segments do not): a cursor of
+    /// another build names a position that means nothing there (``CursorOfAnotherBuild``). Nil
+    /// for PostgreSQL's, and for cursors made before it was written into them.
+    public var wordBuild: Int64?
     /// Where the previous page of a sorted search ended (see ``SearchSort``).
     public var sortPosition: SortPosition?
 
@@ -23,10 +28,11 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
 
     /// A cursor after the word match at `wordRow` in the bucket `code` of the ranking rules
     /// (see ``wordBucket``; bucket 0, row 0: before the first word match).
-    public init(afterWordBucket code: Int, row wordRow: Int64) {
+    public init(afterWordBucket code: Int, row wordRow: Int64, build: Int64? = nil) {
         lastProductId = ""
         lastWordRow = wordRow
         lastWordTier = code
+        wordBuild = build
     }
 
     /// Where among word matches the next page of a catalog file's search starts: a bucket of the
@@ -76,9 +82,14 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
             self.init(after: SortPosition(sort: sort, value: value, productId: productId))
         } else if key.hasPrefix(Self.wordMarker) {
             let parts = key.dropFirst(Self.wordMarker.count).split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 2, let tier = Int(parts[0]), (0..<16).contains(tier),
+            guard parts.count == 2 || parts.count == 3, let tier = Int(parts[0]), (0..<16).contains(tier),
                   let row = Int64(parts[1]), row >= 0 else { return nil }
-            self.init(afterWordBucket: tier, row: row)
+            var build: Int64?
+            if parts.count == 3 {
+                guard let number = Int64(parts[2]) else { return nil }
+                build = number
+            }
+            self.init(afterWordBucket: tier, row: row, build: build)
         } else {
             self.init(after: key)
         }
@@ -86,7 +97,7 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
 
     /// The opaque text to hand back for the next page.
     public var description: String {
-        let key = lastWordRow.map { Self.wordMarker + String(lastWordTier ?? 0) + "." + String($0) }
+        let key = lastWordRow.map { Self.wordMarker + String(lastWordTier ?? 0) + "." + String($0) + (wordBuild.map { "." + String($0) } ?? "") }
             ?? sortPosition.map { position in
                 let value = switch position.value {
                 case .number(let number)?: "n\u{1}\(number)"
@@ -104,4 +115,13 @@ public struct KeysetCursor: Sendable, Hashable, CustomStringConvertible {
 
     private static let wordMarker = "\u{0}w"
     private static let sortMarker = "\u{0}s"
+}
+
+/// A cursor made on another build of a catalog file's word index than the one the search reads:
+/// a replacing import has given every product its place anew since, so the position it names
+/// means nothing now. Searching again from the first page reads the new catalog.
+public struct CursorOfAnotherBuild: Error, Sendable, Equatable {
+    /// The build the cursor was made on, and the catalog's now.
+    public var cursorBuild: Int64
+    public var catalogBuild: Int64
 }

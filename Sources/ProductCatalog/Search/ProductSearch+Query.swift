@@ -19,6 +19,10 @@ extension ProductSearch {
             var products: [Product] = []
             let position = cursor?.bucketPosition
             let plan = try indexPlan(query, typos: typos)
+            let build = try indexView()?.epoch
+            if let made = cursor?.wordBuild, let build, made != build {
+                throw CursorOfAnotherBuild(cursorBuild: made, catalogBuild: build)
+            }
             func highlighted(_ page: SearchPage) throws -> SearchPage {
                 guard let plan else { return page }
                 var page = page
@@ -55,7 +59,7 @@ extension ProductSearch {
             }
             guard listed.count > fitting.count else { return try highlighted(SearchPage(products: products, nextCursor: nil)) }
             let last = fitting.last.map { ($0.rank, $0.row) } ?? position ?? (MatchRank.first, 0)
-            return try highlighted(SearchPage(products: products, nextCursor: KeysetCursor(afterWordBucket: last.0.code, row: last.1)))
+            return try highlighted(SearchPage(products: products, nextCursor: KeysetCursor(afterWordBucket: last.0.code, row: last.1, build: build)))
         }
     }
 

@@ -88,7 +88,7 @@ extension ProductSearch {
                                      from: try search.sortSource(sort)) { statement in
                 guard !before else { return }
                 let row = SortedRow(statement: statement)
-                let member = SortKey(value: ProductSearch.sortValue(statement, 0, sort), productId: row.productId)
+                let member = SortKey(value: try search.sortValue(statement, sort), productId: row.productId)
                 if SortKey.before(member, key, sort), try matches(row) { before = true }
             }
             return !before
@@ -139,7 +139,7 @@ extension ProductSearch {
             try statement.using {
                 try statement.bind(1, id)
                 guard try statement.step() else { return }
-                keys.append(SortKey(value: Self.sortValue(statement, 0, sort), productId: id))
+                keys.append(SortKey(value: try sortValue(statement, sort, productId: id), productId: id))
             }
         }
         return keys.sorted { SortKey.before($0, $1, sort) }
@@ -154,16 +154,45 @@ extension ProductSearch {
     /// The products in `sort`'s order after `after` that `filters` keep and `keep` accepts, up to `limit`.
     ///
     /// By price and by title the index's sort lists (``SortLists``) give the order: every segment's,
-    /// merged (``listWalk(_:filters:after:limit:_:)``). The newest first, and a catalog without the
-    /// lists (layout 6 until its first write), read the table in the SQL order.
+    /// merged (``listWalk(_:filters:after:limit:_:)``); the newest first, the places of the word
+    /// index from the last one given (``newestWalk(view:filters:after:limit:_:)``). A catalog without
+    /// the lists (layout 6 until its first write) is read in the SQL order.
     private func walk(_ sort: SearchSort, filters: SearchFilters, after: SortPosition?, limit: Int,
                       _ keep: (SortedRow) throws -> Bool) throws -> [SortKey] {
         try connection.reading {
-            guard sort != .newest, try SortLists.exists(connection), let view = try indexView() else {
+            guard try SortLists.exists(connection), let view = try indexView() else {
                 return try tableWalk(sort, filters: filters, after: after, limit: limit, keep)
             }
+            if sort == .newest { return try newestWalk(view: view, filters: filters, after: after, limit: limit, keep) }
             return try listWalk(sort, view: view, filters: filters, after: after, limit: limit, keep)
         }
+    }
+
+    /// ``walk(_:filters:after:limit:_:)`` newest first: the products by their places in the word
+    /// index, from the last place given down (a product's place is given once, when it is added;
+    /// a replacing import's products have theirs in productId order, see ``ChangeNotes``), each read by
+    /// productId with the filters. PostgreSQL orders by the same places.
+    private func newestWalk(view: IndexView, filters: SearchFilters, after: SortPosition?, limit: Int,
+                            _ keep: (SortedRow) throws -> Bool) throws -> [SortKey] {
+        let filter = try filterClause(filters)
+        let row = try prepared("SELECT \(try walkColumns(.newest)) FROM \(CatalogSchema.table) p WHERE p.productId = ?1\(filter.sql)")
+        var place = view.nextPlace - 1
+        if let after {
+            guard case .number(let last)? = after.value else { return [] }
+            place = last - 1
+        }
+        var keys: [SortKey] = []
+        while keys.count < limit, place >= 1 {
+            defer { place -= 1 }
+            guard let productId = try view.productId(at: place) else { continue }
+            try row.using {
+                try row.bind(1, productId)
+                try filter.bind(to: row)
+                guard try row.step(), try keep(SortedRow(statement: row)) else { return }
+                keys.append(SortKey(value: .number(place), productId: row.text(at: 1) ?? productId))
+            }
+        }
+        return keys
     }
 
     /// ``walk(_:filters:after:limit:_:)`` over the sort lists of `view`'s segments: each segment's
@@ -302,15 +331,21 @@ extension ProductSearch {
         case .title:
             return "nullif(\(ProductColumn.expression(for: .title, alias: "p", columnNames: names)), '') COLLATE NOCASE"
         case .newest:
-            return try connection.hasTable(ProductAdditions.table) ? "a.seq" : "NULL"
+            // Places are the word index's (``sortValue(_:_:productId:)``); a catalog of layout 6 has none.
+            return "NULL"
         }
     }
 
-    /// `FROM …` for the products `p` with what ``sortExpression(_:)`` reads: for the newest
-    /// first, the order products were added in since the last import (``ProductAdditions``).
+    /// `FROM …` for the products `p` with what ``sortExpression(_:)`` reads.
     func sortSource(_ sort: SearchSort) throws -> String {
-        guard sort == .newest, try connection.hasTable(ProductAdditions.table) else { return "FROM \(CatalogSchema.table) p" }
-        return "FROM \(CatalogSchema.table) p LEFT JOIN \(ProductAdditions.table) a ON a.productId = p.productId"
+        "FROM \(CatalogSchema.table) p"
+    }
+
+    /// The value `sort` orders the product of `statement` by (its column 0, with its productId in
+    /// column 1 unless `productId` is given): newest first, its place in the word index.
+    func sortValue(_ statement: Statement, _ sort: SearchSort, productId: String? = nil) throws -> SortPosition.SortValue? {
+        guard sort == .newest else { return Self.sortValue(statement, 0, sort) }
+        return try indexView()?.place(of: productId ?? statement.text(at: 1) ?? "").map { .number($0) }
     }
 
     static func sortValue(_ statement: Statement, _ column: Int32, _ sort: SearchSort) -> SortPosition.SortValue? {

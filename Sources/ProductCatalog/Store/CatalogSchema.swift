@@ -19,17 +19,19 @@
 /// currency, KWD's three decimals included. Layout version 1 kept cents in `listPriceCents` and
 /// `salesPriceCents`; it is read as it is and upgraded by the first write (``upgrade(_:)``).
 /// Layouts 3 to 5 kept words in FTS5; layout 6 keeps them in the catalog's own index
-/// (``WordLists``), with the changes since it was built noted beside it (``WordChanges``) and
-/// the order of products added since the last import (``ProductAdditions``). Layout 7 keeps the
-/// orders by price and by title as lists of its own (``SortLists``) where layout 6 kept two
-/// indexes. A catalog of layouts 3 to 5 is searched by productId alone, and one of layout 6
-/// sorted by its indexes, until its first write (an import or an edit), which drops FTS5's
-/// tables or those indexes and builds the index and the lists from its products.
+/// (``WordLists``), with the changes since it was built noted beside it and the order of products
+/// added since the last import (`catalog_added`). Layout 7 keeps the orders by price and by title
+/// as lists of its own (``SortLists``) where layout 6 kept two indexes. Layout 8 keeps the index,
+/// the lists and the places as segments, every write adding one (``SegmentManifest``), and the file
+/// in WAL mode (``LiveJournal``); the places give the newest first. A catalog of layouts 3 to 5 is
+/// searched by productId alone, and one of layout 6 sorted by its indexes, until its first write
+/// (an import or an edit), which drops FTS5's tables or those indexes and builds the index and the
+/// lists from its products; one of layout 7 becomes one of layout 8 at its first write.
 public enum CatalogSchema {
     /// `PRAGMA application_id` of a catalog file ("PCAT"), so we never overwrite someone else's database.
     public static let applicationID: Int32 = 0x5043_4154
     /// `PRAGMA user_version` of the current layout.
-    public static let version: Int32 = 7
+    public static let version: Int32 = 8
     /// The table holding the products.
     public static let table = "products"
     /// The page size of a new catalog whose rows have `lengths`: the smallest of 4, 8 and 16 KiB
@@ -130,7 +132,12 @@ public enum CatalogSchema {
             try connection.execute("ALTER TABLE \(table) ADD COLUMN \(field.columnDefinition)")
         }
         try WordLists.upgrade(connection)
-        try connection.execute(ProductAdditions.createStatements)
+        // Layouts 6 and 7 kept the order products were added in for the newest first; the word
+        // index's places are that order now, on both engines.
+        try connection.execute("""
+            DROP TRIGGER IF EXISTS catalog_added_insert; DROP TRIGGER IF EXISTS catalog_added_delete;
+            DROP TRIGGER IF EXISTS catalog_added_rename; DROP TABLE IF EXISTS catalog_added;
+            """)
         try FacetIndex.upgrade(connection)
         if try connection.scalarInt("PRAGMA user_version") ?? 0 < Int64(version) {
             try connection.execute("PRAGMA user_version = \(version)")

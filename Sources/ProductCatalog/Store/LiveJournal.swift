@@ -27,10 +27,12 @@ enum LiveJournal {
         return connection
     }
 
-    /// Readies `connection`, open read-write on a live catalog outside a transaction, for writing.
+    /// Readies `connection`, open read-write on a live catalog outside a transaction, for writing:
+    /// and with recursive triggers on, so that a row a write replaces fires the triggers of a delete
+    /// (see ``FacetIndex``).
     static func prepareWriter(_ connection: Connection) throws {
         try useWAL(connection)
-        try connection.execute("PRAGMA synchronous = FULL; PRAGMA journal_size_limit = \(logSizeLimit);")
+        try connection.execute("PRAGMA synchronous = FULL; PRAGMA journal_size_limit = \(logSizeLimit); PRAGMA recursive_triggers = ON;")
     }
 
     /// Turns the catalog on `connection` (outside a transaction) to WAL mode when it is not in it:

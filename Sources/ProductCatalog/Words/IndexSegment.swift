@@ -31,7 +31,7 @@ final class IndexSegment {
         self.init(id: entry.segment, holdsImport: entry.holdsImport, terms: try TermList(connection: connection, segment: entry.segment),
                   store: CachedPostingStore(try SQLitePostingStore(connection: connection, segment: entry.segment)),
                   places: try SegmentPlaces(segment: entry.segment, connection: connection),
-                  sortKeys: try SortLists.Reader(prepare: prepare, segment: entry.segment),
+                  sortKeys: try SortLists.exists(connection) ? SortLists.Reader(prepare: prepare, segment: entry.segment) : SortLists.MemoryKeys(),
                   products: entry.products, postings: entry.postings)
     }
 

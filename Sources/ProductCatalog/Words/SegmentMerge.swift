@@ -85,10 +85,10 @@ struct SegmentMerge {
     }
 
     /// The work a write of `postings` postings does on merges after it (in the CLI, and in an app
-    /// that merges as it writes): four times its own, and at least enough for a merge of small
+    /// that merges as it writes): four times its own, and at least a share of a merge of small
     /// segments, so that merges keep up with the writes that make segments, however small.
     static func budget(afterWriting postings: Int) -> Int {
-        max(200_000, 4 * postings)
+        max(100_000, 4 * postings)
     }
 
     /// The work of one step in the background (``SQLiteCatalog``): tens of milliseconds.

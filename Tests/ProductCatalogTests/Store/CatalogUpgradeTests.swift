@@ -93,9 +93,9 @@ import Testing
         let connection = try Connection(path: fixture.databasePath, mode: .readWrite)
         // Layout 5 as that version left it: FTS5's table and its rows, no lists, no change notes.
         try connection.execute(WordLists.dropStatements + """
-            DROP TABLE word_changes; DROP TABLE catalog_added;
+            DROP TABLE word_changes; DROP TABLE IF EXISTS catalog_added;
             DROP TRIGGER word_changes_insert; DROP TRIGGER word_changes_update; DROP TRIGGER word_changes_delete;
-            DROP TRIGGER catalog_added_insert; DROP TRIGGER catalog_added_delete; DROP TRIGGER catalog_added_rename;
+            DROP TRIGGER IF EXISTS catalog_added_insert; DROP TRIGGER IF EXISTS catalog_added_delete; DROP TRIGGER IF EXISTS catalog_added_rename;
             CREATE VIRTUAL TABLE words USING fts5 (title, brand, productType, content='', detail=column, columnsize=0,
               prefix='1 2 3', tokenize='unicode61 remove_diacritics 2');
             CREATE TABLE word_products (wordRow INTEGER PRIMARY KEY, productId TEXT NOT NULL COLLATE NOCASE, titleKey INTEGER);
