@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ProductCatalog
 
 /// An upsert small beside the catalog is written into the live file (``CatalogUpdate``): the
@@ -304,4 +305,55 @@ private final class SearchingSink: CatalogSink {
     func abandon() { inner.abandon() }
     func release() { inner.release() }
 
+}
+
+/// Writes that cannot finish: a full disk leaves the catalog and its folder as they were.
+@Suite struct UpsertOnAFullDiskTests {
+    /// An upsert larger than the old rule's in-place limit (which copied the catalog beside it and
+    /// left the copy behind when the disk filled up) runs out of pages: it says the disk is full,
+    /// and leaves the catalog as it was and no file beside it.
+    @Test func anUpsertThatFillsTheDiskSaysSoAndLeavesNothingBehind() throws {
+        var fixture = try CatalogFixture()
+        try fixture.importCSV(UpsertInPlaceTests.csv(UpsertInPlaceTests.rows(0..<500, variant: 0)))
+        let before = try fixture.allProducts(pageSize: 500)
+        let listing = try FileManager.default.contentsOfDirectory(atPath: fixture.directory.path).sorted()
+        let pages = try Connection.reading(fixture.databasePath).scalarInt("PRAGMA page_count") ?? 0
+        fixture.options.mode = .upsert
+        fixture.options.maxDatabasePages = Int(pages) + 8
+        #expect {
+            try fixture.importCSV(UpsertInPlaceTests.csv(UpsertInPlaceTests.rows(0..<5_000, variant: 3)))
+        } throws: { error in
+            guard case ImportError.catalog(.database(_, let sqlite)) = error else { return false }
+            return sqlite.isFull && String(describing: error).contains("the disk is full")
+        }
+        #expect(try fixture.allProducts(pageSize: 500) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.directory.path).sorted() == listing)
+    }
+}
+
+/// A product of many distinct words (a title of 900 KB of Chinese: hundreds of thousands of pairs
+/// of characters, see ``CJKBigrams``) is indexed in time linear in its words, once by the write
+/// that changes it, never again by the searches after (its segment is read, not made anew).
+@Suite struct ProductOfManyWordsTests {
+    @Test(.timeLimit(.minutes(1))) func aTitleOfHundredsOfThousandsOfWordsIsIndexedOnceAndFound() throws {
+        var random = SeededRandomGenerator(seed: 2)
+        let characters = (0x4E00..<0x4E00 + 6_000).compactMap { Unicode.Scalar($0).map(Character.init) }
+        var title = String((0..<300_000).map { _ in characters.randomElement(using: &random)! })
+        title += " 茶壶"
+        #expect(title.utf8.count > 900_000)
+        var fixture = try CatalogFixture()
+        fixture.options.sortMemory = 4 << 20
+        try fixture.importCSV("productId,title\nCJK-1,\"\(title)\"\nA2,Mug\n")
+        let editor = try CatalogEditor(databasePath: fixture.databasePath)
+        editor.mergesAfterEachWrite = false
+        let search = try ProductSearch(databasePath: fixture.databasePath)
+        #expect(try search.allPages(query: "茶壶", pageSize: 5) == ["CJK-1"])
+        // An edit of it, then other writes: each search after each reads what is there.
+        _ = try editor.replace(productId: "CJK-1", with: Product(productId: "CJK-1", title: title + " 水杯"))
+        for index in 0..<3 {
+            _ = try editor.add(Product(productId: "B\(index)", title: "Cup \(index)"))
+            #expect(try search.allPages(query: "水杯", pageSize: 5) == ["CJK-1"])
+            #expect(try search.allPages(query: "cup", pageSize: 5).count == index + 1)
+        }
+    }
 }
