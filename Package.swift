@@ -131,9 +131,11 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
-        // What the test targets share: reading a child process's output, a seeded random generator.
+        // What the test targets share: reading a child process's output, a seeded random generator,
+        // the plain model of word search.
         .target(
             name: "TestSupport",
+            dependencies: ["ProductCatalog"],
             path: "Tests/TestSupport",
             swiftSettings: strictness
         ),

@@ -49,7 +49,7 @@ import TestSupport
     /// caps), their counts, sorted pages.
     static func check(_ search: ProductSearch, _ model: Model, _ step: String) throws {
         let byId = Dictionary(uniqueKeysWithValues: model.products.map { ($0.productId, $0) })
-        var queries = ["a", "al", "alp", "amb", "be", "uniqc", "gamma", "harbor al", "alpha b", "cedar delta", "P-01", "N",
+        var queries = ["a", "al", "alp", "amb", "be", "uniqc", "gamma", "harbor al", "alpha b", "cedar delta", "P-00", "P-01", "N",
                        "embr", "betta fa", "amber alpine", "z", "ACME", "nord ce"]
         queries += model.products.prefix(2).compactMap(\.title)
         for (index, query) in queries.enumerated() {

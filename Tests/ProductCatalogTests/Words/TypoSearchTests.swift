@@ -104,7 +104,7 @@ import TestSupport
             guard !byId(product), let tier = modelTier(product, folded) else { return nil }
             return (tier, min(max(WordSearchTests.words(product.title).count, 1), 62), place, product.productId)
         }.sorted { ($0.tier, $0.words, $0.place) < ($1.tier, $1.words, $1.place) }
-        return all.filter(byId).map(\.productId) + ranked.map(\.id)
+        return WordModel.byProductId(all.filter(byId)) + ranked.map(\.id)
     }
 
     /// `text` with a typo of each kind in turn in its first word of 5 letters or more.
