@@ -8,10 +8,12 @@ import Testing
 /// work without anyone cleaning up.
 @Suite struct InterruptedImportTests {
     /// When to kill: on the `count`-th `--json` event whose phase is `phase`.
+    /// The `count`th event of `phase` (an import's JSON progress), or of kind `event` (another command's).
     struct Moment: CustomTestStringConvertible, Sendable {
         var phase: String
+        var event = ""
         var count: Int
-        var testDescription: String { "\(phase) event \(count)" }
+        var testDescription: String { "\(event.isEmpty ? phase : event) event \(count)" }
     }
 
     static let moments = [
@@ -63,7 +65,7 @@ import Testing
             while let newline = buffered.firstIndex(of: 0x0A) {
                 let line = String(decoding: buffered[buffered.startIndex..<newline], as: UTF8.self)
                 buffered = Data(buffered[buffered.index(after: newline)...])
-                if line.contains("\"phase\":\"\(moment.phase)\"") {
+                if line.contains(moment.event.isEmpty ? "\"phase\":\"\(moment.phase)\"" : "\"event\":\"\(moment.event)\"") {
                     seen += 1
                     if seen == moment.count {
                         kill(process.processIdentifier, SIGKILL)
@@ -79,7 +81,7 @@ import Testing
 
     /// The product count of a catalog that passes `PRAGMA integrity_check`.
     static func checkedCount(_ path: String) throws -> Int {
-        let database = try Connection(path: path, mode: .readOnly)
+        let database = try Connection.reading(path)
         #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
         return Int(try database.scalarInt("SELECT count(*) FROM products") ?? -1)
     }

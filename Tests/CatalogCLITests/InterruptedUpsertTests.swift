@@ -2,11 +2,11 @@ import Foundation
 import ProductCatalog
 import Testing
 
-/// `kill -9` an upsert that writes into the live catalog, one that also builds the word index and
-/// sort lists anew (another program changed more than 1% of the products): the catalog must pass
-/// SQLite's integrity check and hold the products before the upsert or after it, with a word
-/// index that finds exactly the products whose titles hold a word, and the next upsert must work
-/// without anyone cleaning up.
+/// `kill -9` an upsert that writes into the live catalog, whose segment takes in what another
+/// program changed (1,100 titles) and which then does its share of merging the index's segments:
+/// the catalog must pass SQLite's integrity check and hold the products before the upsert or after
+/// it, with a word index that finds exactly the products whose titles hold a word, and the next
+/// upsert must work without anyone cleaning up.
 @Suite struct InterruptedUpsertTests {
     static let moments = [
         InterruptedImportTests.Moment(phase: "loading", count: 1), InterruptedImportTests.Moment(phase: "writing", count: 1),
@@ -20,13 +20,13 @@ import Testing
         let path = directory + "/catalog.sqlite"
         #expect(try catalog.run(["generate", "--rows", "20000", "--seed", "6", "--output", "base.csv"]).status == 0)
         #expect(try catalog.run(["import", "base.csv"]).status == 0)
-        // Another program edits 1,100 titles (past 1% of the catalog and past 1,000 notes), so the
-        // next upsert builds the word index anew.
+        // Another program edits 1,100 titles: the next upsert's segment holds them, which takes a
+        // share of the base large enough for merges to follow.
         do {
             let other = try Connection(path: path, mode: .readWrite)
             try other.execute("UPDATE products SET title = title || ' Edited' WHERE productId IN (SELECT productId FROM products ORDER BY productId LIMIT 1100)")
         }
-        // 34 rows of the file, each given a new title word: written in place (one row in 500).
+        // 34 rows of the file, each given a new title word.
         let lines = try String(contentsOfFile: directory + "/base.csv", encoding: .utf8).split(separator: "\n").map(String.init)
         let header = lines[0].split(separator: ",").map(String.init)
         let title = try #require(header.firstIndex(of: "title"))
@@ -58,7 +58,7 @@ import Testing
 
     /// How many products' titles hold `word` as a word of their own.
     static func titlesHolding(_ word: String, _ path: String) throws -> Int {
-        let database = try Connection(path: path, mode: .readOnly)
+        let database = try Connection.reading(path)
         return Int(try database.scalarInt("SELECT count(*) FROM products WHERE ' ' || title || ' ' LIKE '% \(word) %'") ?? -1)
     }
 

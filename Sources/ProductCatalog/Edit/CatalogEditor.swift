@@ -245,6 +245,37 @@ public final class CatalogEditor {
         }
     }
 
+    /// Merges every segment of the index into one (``MergePolicy/everything``), a step at a time,
+    /// each a short transaction of its own, so that searches and edits go on meanwhile; calls
+    /// `progress` after each step with the segments left and the steps taken so far. Returns how
+    /// many segments there were.
+    @discardableResult
+    public func mergeAllSegments(progress: (_ segments: Int, _ steps: Int) -> Void = { _, _ in }) throws -> Int {
+        let permit = ImportLock.forEdit(of: filePath)
+        if case .importRunning = permit { throw EditError.importRunning(path: databasePath) }
+        defer { withExtendedLifetime(permit) {} }
+        return try Self.database(databasePath) {
+            guard isCurrent else { throw EditError.catalogReplaced(path: databasePath) }
+            try LiveJournal.prepareWriter(connection)
+            // Other programs' changes, noted and in no segment yet, are merged too.
+            try connection.transaction(.immediate) {
+                if !fieldsChecked { try CatalogSchema.upgrade(connection) }
+                try SegmentWriter.flush(connection, views: indexViews)
+            }
+            fieldsChecked = true
+            let before = try SegmentManifest.entries(connection).count
+            var steps = 0
+            while true {
+                let more = try SegmentMerge.work(connection, views: indexViews, budget: SegmentMerge.backgroundStep, policy: .everything)
+                steps += 1
+                progress(try SegmentManifest.entries(connection).count, steps)
+                guard more else { break }
+            }
+            LiveJournal.checkpoint(connection)
+            return before
+        }
+    }
+
     /// True when a merge of the index's segments is in progress or due.
     public func segmentsWantMerging() throws -> Bool {
         try Self.database(databasePath) { try SegmentMerge.isDue(connection) }

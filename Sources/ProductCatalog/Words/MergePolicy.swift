@@ -22,6 +22,9 @@ struct MergePolicy: Sendable {
     /// The share of the base's products the other segments take before the base is merged with them.
     var baseShare = 0.25
 
+    /// Everything into one new base, whenever there is more than one segment (``CatalogEditor/mergeAllSegments(progress:)``).
+    static let everything = MergePolicy(factor: 2, floor: 0, most: 0, baseShare: 0)
+
     func tier(_ entry: SegmentManifest.Entry) -> Int {
         var tier = 0
         var bound = floor
