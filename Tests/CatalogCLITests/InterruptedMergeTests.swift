@@ -61,6 +61,74 @@ import Testing
         #expect(try Connection.reading(path).scalarInt("SELECT count(*) FROM word_merges") == 0)
     }
 
+    /// An upsert killed the moment its commit shows to another connection, while it does its share
+    /// of the merges that commit made due: another program changed 28% of the titles, which the
+    /// upsert's segment takes in, so the base is merged with it (a few seconds of steps). The
+    /// catalog holds the upsert, the index finds what holds each word, and `optimize` finishes
+    /// the merge the killed upsert began.
+    @Test func anUpsertKilledWhileItMergesLeavesItsChangesAndAnIndexThatFindsThem() throws {
+        let catalog = try CommandRunner()
+        let directory = catalog.directory
+        let path = directory + "/catalog.sqlite"
+        #expect(try catalog.run(["generate", "--rows", "40000", "--seed", "8", "--output", "base.csv"]).status == 0)
+        #expect(try catalog.run(["import", "base.csv"]).status == 0)
+        do {
+            let other = try Connection(path: path, mode: .readWrite)
+            try other.execute("UPDATE products SET title = title || ' Edited' WHERE productId IN (SELECT productId FROM products ORDER BY productId LIMIT 11200)")
+        }
+        let lines = try String(contentsOfFile: directory + "/base.csv", encoding: .utf8).split(separator: "\n").map(String.init)
+        let header = lines[0].split(separator: ",").map(String.init)
+        let title = try #require(header.firstIndex(of: "title"))
+        var upsert = [lines[0]]
+        var changedIds: [String] = []
+        for line in lines.dropFirst().enumerated().filter({ $0.offset % 400 == 7 }).map(\.element) {
+            var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == header.count, !fields[title].contains("\""), !fields[0].contains("\"") else { continue }
+            fields[title] += " Renewed"
+            upsert.append(fields.joined(separator: ","))
+            changedIds.append(fields[0])
+        }
+        try (upsert.joined(separator: "\n") + "\n").write(toFile: directory + "/up.csv", atomically: true, encoding: .utf8)
+        let probe = try #require(changedIds.last)
+
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = ["import", "up.csv", "--mode", "upsert"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        // Reads the last changed product's title, in WAL mode, until the upsert's commit shows.
+        let watcher = try Connection.reading(path)
+        let read = try watcher.prepare("SELECT title FROM products WHERE productId = ?1")
+        func committed() throws -> Bool {
+            try read.using {
+                try read.bind(1, probe)
+                return try read.step() && (read.text(at: 0) ?? "").hasSuffix(" Renewed")
+            }
+        }
+        try process.run()
+        var killed = false
+        while process.isRunning {
+            if try committed() {
+                kill(process.processIdentifier, SIGKILL)
+                killed = true
+                break
+            }
+        }
+        process.waitUntilExit()
+        #expect(killed, "the upsert was still merging when its commit showed")
+
+        #expect(try InterruptedImportTests.checkedCount(path) == 40_000)
+        #expect(try InterruptedUpsertTests.titlesHolding("Renewed", path) == changedIds.count)
+        try InterruptedUpsertTests.expectTheIndexFinds(["Renewed", "Edited"], path)
+
+        let again = try catalog.run(["optimize"])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(try SegmentManifest.entries(Connection.reading(path)).count == 1)
+        try InterruptedUpsertTests.expectTheIndexFinds(["Renewed", "Edited"], path)
+        #expect(try Connection.reading(path).scalarInt("SELECT count(*) FROM word_merges") == 0)
+    }
+
     /// A server killed right after a batch of 1,000 title changes reached it (whether it had begun
     /// writing it, finished, or was merging after it): each batch is in the catalog whole or not at all.
     @Test func aServerKilledDuringABatchLeavesEachBatchWholeOrAbsent() async throws {

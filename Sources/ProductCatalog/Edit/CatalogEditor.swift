@@ -267,8 +267,12 @@ public final class CatalogEditor {
             var steps = 0
             while true {
                 let more = try SegmentMerge.work(connection, views: indexViews, budget: SegmentMerge.backgroundStep, policy: .everything)
-                steps += 1
-                progress(try SegmentManifest.entries(connection).count, steps)
+                let segments = try SegmentManifest.entries(connection).count
+                // A catalog of one segment with nothing left to do took no step.
+                if more || segments != before {
+                    steps += 1
+                    progress(segments, steps)
+                }
                 guard more else { break }
             }
             LiveJournal.checkpoint(connection)

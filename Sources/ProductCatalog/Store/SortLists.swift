@@ -28,7 +28,6 @@
 /// holds again or deletes (``IndexView``).
 enum SortLists {
     public static let table = "sort_lists"
-    public static let changesTable = "sort_changes"
 
     /// The lists kept, and the number in their blocks' rowids.
     public enum List: Int64, CaseIterable, Sendable {

@@ -1,9 +1,10 @@
 /// A catalog file's stock by store (``StockTable``) as a ``StockSink``: the rows wait in a scratch
 /// file beside the catalog, without a journal; at the end they go into the live catalog in
-/// productId order, in one transaction under SQLite's rollback journal. So memory stays constant
-/// whatever the file's size, searches read the old stock until the commit, and a failed,
-/// cancelled or killed import leaves the stock as it was (the next connection rolls a hot journal
-/// back). Replacing empties the stock first; upserting keeps the rows the file does not name.
+/// productId order, in one transaction through the live file's log (``LiveJournal``). So memory
+/// stays constant whatever the file's size, searches read the old stock until the commit without
+/// waiting for it, and a failed, cancelled or killed import leaves the stock as it was (SQLite
+/// ignores a log's pages that no commit ends). Replacing empties the stock first; upserting keeps
+/// the rows the file does not name.
 public final class StockFileSink: StockSink {
     public let databasePath: String
     private var mode = ImportMode.replace

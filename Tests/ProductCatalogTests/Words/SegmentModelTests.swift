@@ -15,6 +15,8 @@ import TestSupport
     static let vocabulary = ["alpha", "alpine", "amber", "beta", "better", "bolt", "cedar", "cider", "delta", "delft", "ember",
                              "embers", "fable", "gamma", "gammon", "harbor", "uniqc", "zest"]
     static let brands = ["Acme", "Nord", "", "Zeta"]
+    static let colors = ["Navy", "navy", "Sand", ""]
+    static let groups = ["", "", "", "G1", "G2", "G3"]
 
     /// The products in place order.
     struct Model {
@@ -32,23 +34,52 @@ import TestSupport
 
     static func product(_ id: String, _ random: inout SeededRandomGenerator) -> Product {
         let brand = brands.randomElement(using: &random)!
+        let color = colors.randomElement(using: &random)!
+        let group = groups.randomElement(using: &random)!
         return Product(productId: id, title: Int.random(in: 0..<10, using: &random) == 0 ? nil : title(&random),
                        listPrice: Int.random(in: 0..<6, using: &random) == 0 ? nil : Price(thousandths: Int64.random(in: 1...40, using: &random) * 500),
-                       brand: brand.isEmpty ? nil : brand)
+                       color: color.isEmpty ? nil : color, groupId: group.isEmpty ? nil : group, brand: brand.isEmpty ? nil : brand)
     }
 
     static func csv(_ products: [Product]) -> String {
-        "productId,title,listPrice,brand\n" + products.map { product in
-            [product.productId, product.title ?? "", product.listPrice.map { String(format: "%.2f", Double($0.thousandths) / 1000) } ?? "", product.brand ?? ""]
+        "productId,title,listPrice,brand,color,groupId\n" + products.map { product in
+            [product.productId, product.title ?? "", product.listPrice.map { String(format: "%.2f", Double($0.thousandths) / 1000) } ?? "",
+             product.brand ?? "", product.color ?? "", product.groupId ?? ""]
                 .joined(separator: ",")
         }.joined(separator: "\n") + "\n"
     }
 
+    /// A family's key: its groupId, or the product alone when it has none.
+    static func family(_ product: Product) -> String {
+        product.groupId.flatMap { $0.isEmpty ? nil : "group " + $0 } ?? "product " + ProductIdOrder.folded(product.productId)
+    }
+
+    /// The matches listed as families: each family once, as the first of its variants listed.
+    static func families(_ ids: [String], _ byId: [String: Product]) -> [String] {
+        var seen: Set<String> = []
+        return ids.filter { seen.insert(family(byId[$0]!)).inserted }
+    }
+
+    /// How many of `products` have each color, grouped ignoring ASCII case ("" for none).
+    static func colorCounts(_ products: [Product]) -> [String: Int] {
+        products.reduce(into: [:]) { counts, product in counts[FilterAndFacetTests.asciiLower(product.color ?? ""), default: 0] += 1 }
+    }
+
+    static func facetColors(_ counts: FacetCounts) -> [String: Int] {
+        guard let color = counts.facets.first(where: { $0.field == .color }) else { return [:] }
+        var found = Dictionary(uniqueKeysWithValues: color.values.map { (FilterAndFacetTests.asciiLower($0.value), $0.count) })
+        if color.withoutValue > 0 { found[""] = color.withoutValue }
+        return found
+    }
+
     /// What every check compares: word searches (relevance, without typos, and with them where
     /// the model knows them: a last word of five letters or more has near starts the planner
-    /// caps), their counts, sorted pages.
+    /// caps), their counts, families, a filter, facet counts, sorted pages and the newest first.
     static func check(_ search: ProductSearch, _ model: Model, _ step: String) throws {
         let byId = Dictionary(uniqueKeysWithValues: model.products.map { ($0.productId, $0) })
+        let places = Dictionary(uniqueKeysWithValues: model.products.enumerated().map { ($0.element.productId, $0.offset) })
+        var navy = SearchFilters()
+        navy.colors = ["navy"]
         var queries = ["a", "al", "alp", "amb", "be", "uniqc", "gamma", "harbor al", "alpha b", "cedar delta", "P-00", "P-01", "N",
                        "embr", "betta fa", "amber alpine", "z", "ACME", "nord ce"]
         queries += model.products.prefix(2).compactMap(\.title)
@@ -65,15 +96,27 @@ import TestSupport
             }
             guard index % 3 == 0 else { continue }
             let found = exact.compactMap { byId[$0] }
-            for sort in [SearchSort.price, .priceDescending, .title] {
-                #expect(try search.allPages(query: query, typos: false, sort: sort, pageSize: 5) == SortedSearchTests.model(found, sort, places: [:]),
+            for sort in [SearchSort.price, .priceDescending, .title, .newest] {
+                #expect(try search.allPages(query: query, typos: false, sort: sort, pageSize: 5) == SortedSearchTests.model(found, sort, places: places),
                         "\(step): \(query) by \(sort)")
             }
+            #expect(try search.allPages(query: query, typos: false, listing: .families, pageSize: 3) == Self.families(exact, byId),
+                    "\(step): \(query) as families")
+            #expect(try search.count(query: query, typos: false, listing: .families) == Self.families(exact, byId).count,
+                    "\(step): count of \(query) as families")
+            let navyOnes = exact.filter { FilterAndFacetTests.passes(byId[$0]!, navy) }
+            #expect(try search.allPages(query: query, filters: navy, typos: false, pageSize: 4) == navyOnes, "\(step): \(query), navy")
+            let counts = try search.facets(query: query, typos: false, top: 10)
+            #expect(counts.counted == exact.count && Self.facetColors(counts) == Self.colorCounts(found), "\(step): colors of \(query)")
         }
-        for sort in [SearchSort.price, .title] {
-            #expect(try search.allPages(query: "", sort: sort, pageSize: 9) == SortedSearchTests.model(model.products, sort, places: [:]),
+        for sort in [SearchSort.price, .title, .newest] {
+            #expect(try search.allPages(query: "", sort: sort, pageSize: 9) == SortedSearchTests.model(model.products, sort, places: places),
                     "\(step): everything by \(sort)")
         }
+        #expect(try search.allPages(query: "", sort: .newest, listing: .families, pageSize: 9)
+                == Self.families(model.products.reversed().map(\.productId), byId), "\(step): families, newest first")
+        // The whole catalog's counts, kept by triggers through every write, by any program.
+        #expect(Self.facetColors(try search.facets(query: "", top: 10)) == Self.colorCounts(model.products), "\(step): every color")
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])
@@ -161,6 +204,8 @@ import TestSupport
                     stored.title = row.title
                     stored.listPrice = row.listPrice
                     stored.brand = row.brand
+                    stored.color = row.color
+                    stored.groupId = row.groupId
                     model.products[index] = stored
                 }
                 if deleting {
