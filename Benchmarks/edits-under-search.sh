@@ -68,7 +68,7 @@ for round in $(seq 1 "$rounds"); do
         kill "$server"
         wait "$server" 2>/dev/null || true
         results+=("$name $round")
-        echo "$name round $round: $(tail -1 "stream-$name-$round.txt")" >&2
+        echo "$name round $round: $(python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["summary"]; print("batch median %.3f s, worst %.3f s; search p99 %.1f ms idle, %.1f ms during" % (s["batchMedian"], s["batchMax"], s["idle"]["p99"], s["during"]["p99"]))' "stream-$name-$round.json")" >&2
     done
 done
 rm -f served.sqlite served.sqlite-wal served.sqlite-shm

@@ -13,9 +13,13 @@
 #   Benchmarks/keystrokes.sh --catalog NEW --before-catalog OLD         # and that one's server beside it
 #   Benchmarks/keystrokes.sh --titles 100 --postgres 'postgres://postgres@/postgres?host=/tmp/pg&port=5499&schema=keystrokes'
 #   Benchmarks/keystrokes.sh --languages --titles 200     # words from real word lists of five languages
+#   Benchmarks/keystrokes.sh --catalog NEW --before-catalog OLD --pending 10000   # with 1% of a million changed
 #
 # With --languages, titles draw on Debian's word lists of German, French, Spanish, Italian and
 # Polish (`catalog generate --word-list`), dense with near neighbours as real languages are.
+# With --pending N, each build types on a copy of its catalog into which one upsert changed N
+# products spread through it (a word added to each title, tools/upsert_changes.py): the changes
+# an edited catalog holds until they are merged away.
 # Installs wrk (and with --languages the word lists) from Debian's packages when missing (as root).
 # Files go to $TMPDIR/productcatalog-keystrokes.
 set -euo pipefail
@@ -30,6 +34,7 @@ postgres=""
 given=""
 before_catalog=""
 languages=""
+pending=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --rows) rows="$2"; shift 2 ;;
@@ -41,7 +46,8 @@ while [ $# -gt 0 ]; do
         --catalog) given="$2"; shift 2 ;;
         --before-catalog) before_catalog="$2"; shift 2 ;;
         --languages) languages=yes; shift ;;
-        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --pending) pending="$2"; shift 2 ;;
+        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -84,6 +90,21 @@ for name in "${builds[@]}"; do
     fi
 done
 
+# The catalog each build is typed on: its import, or a copy of it with the pending changes.
+served_suffix="$rows$work_suffix"
+if [ -n "$pending" ]; then
+    changes="changes-$pending$work_suffix-$rows"
+    [ -d "$changes" ] || python3 "$root/Benchmarks/tools/upsert_changes.py" "$csv" "$changes" "$pending" > /dev/null
+    for name in "${builds[@]}"; do
+        target="catalog-$name-$rows$work_suffix-pending.sqlite"
+        rm -f "$target" "$target-wal" "$target-shm" "$target-journal"
+        cp "catalog-$name-$rows$work_suffix.sqlite" "$target"
+        /usr/bin/time -f "%e s" -o pending-$name.time "$work/catalog-$name" import "$changes/step-01.csv" --db "$target" --mode upsert --json > pending-$name.json
+        echo "upsert of $pending changes ($name): $(cat pending-$name.time), $(tail -n 1 pending-$name.json | cut -c1-200)"
+    done
+    served_suffix="$rows$work_suffix-pending"
+fi
+
 if [ -n "$postgres" ]; then
     /usr/bin/time -f "%e s, %M KB peak" -o import-postgres.time "$work/catalog-now" import "$csv" --db "$postgres" --quiet > /dev/null
     echo "import (postgres): $(cat import-postgres.time)"
@@ -91,7 +112,7 @@ fi
 
 echo
 echo "## In-process ($rows products)"
-"$keys" "catalog-now-$rows$work_suffix.sqlite" --titles "$titles" --seed "$seed" | tee inprocess.txt
+"$keys" "catalog-now-$served_suffix.sqlite" --titles "$titles" --seed "$seed" | tee inprocess.txt
 python3 - "$work/catalog-now-$rows$work_suffix.sqlite" "$titles" "$seed" > titles.txt <<'PY'
 import sqlite3, sys
 path, wanted, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -113,7 +134,7 @@ for name in "${servers[@]}"; do
     if [ "$name" = postgres ]; then
         "$work/catalog-now" serve --db "$postgres" --port 0 > serve-$name.out 2>&1 &
     else
-        "$work/catalog-$name" serve --db "catalog-$name-$rows$work_suffix.sqlite" --port 0 > serve-$name.out 2>&1 &
+        "$work/catalog-$name" serve --db "catalog-$name-$served_suffix.sqlite" --port 0 > serve-$name.out 2>&1 &
     fi
     server=$!
     port=""
