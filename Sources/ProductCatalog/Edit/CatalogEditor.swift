@@ -99,6 +99,7 @@ public final class CatalogEditor {
         case .otherDatabase, .notADatabase: throw EditError.catalog(.notACatalog(path: path))
         }
         try database(path) {
+            try LiveJournal.removeLeftovers(at: path)
             let connection = try Connection(path: path, mode: .create)
             connection.setBusyTimeout(milliseconds: 10_000)
             try LiveJournal.prepareWriter(connection)

@@ -183,10 +183,7 @@ final class CatalogBuild {
     func install() throws {
         guard try destination({ try FileSystem.size(ofFileAt: livePath) }) != nil else {
             try destination {
-                // A log or journal at the path whose file is gone (deleted while a program had it
-                // open, or after one was killed) belongs to no file any more, yet SQLite would
-                // replay it into the new one at its first open: its pages would overwrite ours.
-                for leftover in ["-wal", "-journal", "-shm"] { try FileSystem.removeIfPresent(livePath + leftover) }
+                try LiveJournal.removeLeftovers(at: livePath)
                 try FileSystem.sync(buildPath)
                 try FileSystem.rename(buildPath, to: livePath)
                 try FileSystem.sync(FileSystem.directory(of: livePath), directory: true)

@@ -47,4 +47,13 @@ enum LiveJournal {
     static func checkpoint(_ connection: Connection) {
         _ = try? connection.scalarInt("PRAGMA wal_checkpoint(PASSIVE)")
     }
+
+    /// Deletes the log, journal and shared memory at `path` when no file is there: they belong to
+    /// a catalog deleted while a program had it open (or after one was killed), yet SQLite would
+    /// replay them into a new file at the path at its first open, over that file's own pages.
+    /// Called just before a new catalog is put or created at the path.
+    static func removeLeftovers(at path: String) throws {
+        guard try FileSystem.size(ofFileAt: path) == nil else { return }
+        for suffix in ["-wal", "-journal", "-shm"] { try FileSystem.removeIfPresent(path + suffix) }
+    }
 }
