@@ -19,7 +19,7 @@ public func buildApplication(_ configuration: ServerConfiguration) throws -> som
     let imports = ImportCoordinator(workDirectory: workDirectory, store: store, progressInterval: configuration.progressInterval)
     let router = buildRouter(
         store: store, imports: imports, maxUploadBytes: configuration.maxUploadBytes,
-        allowedHosts: SameOriginGuard<BasicRequestContext>.allowedHosts(listeningOn: configuration.host),
+        names: ServedNames(listeningOn: configuration.host, publicURL: configuration.publicURL),
         uploadStallTimeout: configuration.uploadStallTimeout)
     var logger = Logger(label: "catalog-serve")
     logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .notice
@@ -49,16 +49,16 @@ public func buildApplication(_ configuration: ServerConfiguration) throws -> som
 
 /// The routes of `catalog serve` over `store` and `imports`, every error answered as JSON.
 ///
-/// `allowedHosts` are the host names requests may name (nil: any); see ``SameOriginGuard``.
+/// `names` are the host names requests may name and the page's origin; see ``SameOriginGuard``.
 public func buildRouter(
     store: any CatalogEngine, imports: ImportCoordinator, maxUploadBytes: Int,
-    allowedHosts: Set<String>? = ["localhost", "127.0.0.1", "::1"], uploadStallTimeout: Duration = .seconds(30)
+    names: ServedNames = ServedNames(listeningOn: "127.0.0.1"), uploadStallTimeout: Duration = .seconds(30)
 ) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: FramingGuard())
     router.add(middleware: HeadMiddleware())
     router.add(middleware: JSONErrorMiddleware())
-    router.add(middleware: SameOriginGuard(allowedHosts: allowedHosts))
+    router.add(middleware: SameOriginGuard(names: names))
     router.add(middleware: EditGate(imports: imports))
     router.addRoutes(PageController().endpoints)
     // Four of the largest JSON bodies at a time: decoding one takes up to 15 times its size.

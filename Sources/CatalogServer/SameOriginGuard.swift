@@ -4,29 +4,20 @@ import Hummingbird
 
 /// Keeps other web sites out: every request must name this server, and every write must come from its own page.
 ///
-/// A server on 127.0.0.1 is reachable from every page open in the user's browser. Three checks
-/// close that door:
-/// - **Host.** A request whose `Host` is not an address the server listens on is refused (403),
-///   whatever its method: a DNS-rebinding page reaches us under its own host name.
+/// A server on 127.0.0.1 is reachable from every page open in the user's browser, and one on
+/// another address from every machine that can reach it. Three checks close the door to other
+/// sites' pages:
+/// - **Host.** A request whose `Host` is not a name this server answers to (``ServedNames``) is
+///   refused (403), whatever its method and whatever address the server listens on: a
+///   DNS-rebinding page reaches us under its own host name.
 /// - **Origin.** A request that changes something (`POST`, `PUT`, `PATCH`, `DELETE`) is refused
 ///   when the browser says it comes from another origin (`Origin`) or another site
-///   (`Sec-Fetch-Site`).
+///   (`Sec-Fetch-Site`). Behind a proxy, the page's origin is the public URL's.
 /// - **Content type.** Product bodies must be `application/json` and uploads a CSV type (see
 ///   ``ContentType``); other sites can send neither without a CORS preflight, which this server
 ///   never grants.
 struct SameOriginGuard<Context: RequestContext>: RouterMiddleware {
-    /// Host names (without port) this server answers to; nil answers to any (listening on all addresses).
-    let allowedHosts: Set<String>?
-
-    /// The host names to accept when listening on `address`.
-    static func allowedHosts(listeningOn address: String) -> Set<String>? {
-        let host = address.lowercased()
-        if host == "0.0.0.0" || host == "::" || host.isEmpty { return nil }
-        if host == "localhost" || host == "::1" || host.hasPrefix("127.") {
-            return ["localhost", "127.0.0.1", "::1", host]
-        }
-        return [host]
-    }
+    let names: ServedNames
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let refusal = refusal(
@@ -39,18 +30,27 @@ struct SameOriginGuard<Context: RequestContext>: RouterMiddleware {
 
     /// Why a request with these headers is refused; nil when it may go on.
     func refusal(method: HTTPRequest.Method, host: String?, origin: String?, fetchSite: String?) -> APIError? {
-        if let host, let allowedHosts, !allowedHosts.contains(Self.hostName(of: host)) {
-            return APIError(.forbidden, "This server answers only to \(allowedHosts.sorted().joined(separator: ", ")); open it by that address.")
+        if let host, !names.answers(to: ServedNames.hostName(of: host)) {
+            return APIError(.forbidden, "This server answers only to \(names.described); open it by one of them, or start it with --public-url naming the address you use.")
         }
         guard Self.changesState(method) else { return nil }
         if let site = fetchSite?.lowercased(), site != "same-origin", site != "none" { return Self.crossSite }
-        guard let origin else { return nil }
+        guard let origin = origin?.lowercased() else { return nil }
+        if let publicOrigin = names.publicOrigin {
+            if origin == publicOrigin { return nil }
+            // Under the public URL's name, the page is the public URL's (not its plain-HTTP twin).
+            if let host, ServedNames.hostName(of: host) == ServedNames.host(ofOrigin: publicOrigin) { return Self.crossSite }
+        }
         if let host {
-            return origin.lowercased() == "http://" + host.lowercased() ? nil : Self.crossSite
+            if origin == "http://" + host.lowercased() { return nil }
+            // Over HTTPS, the page was reached through a proxy the server was not told about (or
+            // it is another site's: the advice is only ever shown by our own page).
+            if names.publicOrigin == nil, origin.hasPrefix("https://") {
+                return APIError(.forbidden, "Changes are accepted only from this server's own page, and it does not know \(origin) as its address; if that is where people open it (through a proxy), start catalog serve with --public-url \(origin).")
+            }
+            return Self.crossSite
         }
-        if let allowedHosts {
-            guard let originHost = Self.host(ofOrigin: origin), allowedHosts.contains(originHost) else { return Self.crossSite }
-        }
+        guard let originHost = ServedNames.host(ofOrigin: origin), names.answers(to: originHost) else { return Self.crossSite }
         return nil
     }
 
@@ -60,24 +60,6 @@ struct SameOriginGuard<Context: RequestContext>: RouterMiddleware {
 
     static func changesState(_ method: HTTPRequest.Method) -> Bool {
         method != .get && method != .head && method != .options
-    }
-
-    /// `localhost` of `localhost:8080`, `::1` of `[::1]:8080`, lower-cased.
-    static func hostName(of authority: String) -> String {
-        let text = authority.lowercased()
-        if text.hasPrefix("["), let end = text.firstIndex(of: "]") {
-            return String(text[text.index(after: text.startIndex)..<end])
-        }
-        if let colon = text.lastIndex(of: ":"), text.firstIndex(of: ":") == colon {
-            return String(text[..<colon])
-        }
-        return text
-    }
-
-    /// The host name of `http://name:port`, nil for `null` or anything unreadable.
-    private static func host(ofOrigin origin: String) -> String? {
-        guard let schemeEnd = origin.range(of: "://") else { return nil }
-        return hostName(of: String(origin[schemeEnd.upperBound...]))
     }
 }
 

@@ -8,6 +8,10 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// The port to listen on; 0 picks a free one (see ``onListening``).
     public var port: Int
+    /// The address people open the page at when it is not the one listened on: a reverse proxy's
+    /// `https://catalog.example.com`, or a name the team's DNS gives this machine. Requests may
+    /// name its host, and writes may come from its origin (see ``ServedNames``).
+    public var publicURL: String?
     /// The largest CSV upload accepted, in bytes (413 past it).
     public var maxUploadBytes: Int
     /// Where uploads and rejects files are kept; nil makes a new temporary folder.

@@ -18,6 +18,8 @@ import csv
 import json
 import os
 import shutil
+import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -46,14 +48,14 @@ IMPORT_WAIT_SECONDS = 180
 class Server:
     """`catalog serve` on 127.0.0.1 and a port the system picks, stopped at the end."""
 
-    def __init__(self, catalog, database):
-        self.catalog, self.database = catalog, database
+    def __init__(self, catalog, database, options=()):
+        self.catalog, self.database, self.options = catalog, database, list(options)
         self.url = None
         self.start("0")
 
     def start(self, port):
         self.process = subprocess.Popen(
-            [self.catalog, "serve", "--db", self.database, "--host", "127.0.0.1", "--port", port],
+            [self.catalog, "serve", "--db", self.database, "--host", "127.0.0.1", "--port", port, *self.options],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.url = None
         ready = threading.Event()
@@ -123,6 +125,8 @@ class BrowserTest:
                          "--window-size=1280,900", "--lang=en-US"):
             options.add_argument(argument)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        # The proxy's certificate is self-signed (see behind_proxy).
+        options.set_capability("acceptInsecureCerts", True)
         driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
         return webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
 
@@ -1292,6 +1296,95 @@ class BrowserTest:
             self.server = on_file
             self.driver.get(self.server.url)
 
+    def behind_proxy(self):
+        """The page through a real nginx with TLS (a self-signed certificate for localhost), the server started with
+        --public-url naming the proxy's address: the page lists the catalog and a title changed in its editor is saved.
+        The same server without --public-url refuses the page's write with a 403 that names the option."""
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not os.path.exists(nginx):
+            raise AssertionError("nginx is not installed (bash .ci/run installs it)")
+        folder = os.path.join(self.work, "proxy")
+        os.makedirs(folder, exist_ok=True)
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                        "-keyout", os.path.join(folder, "key.pem"), "-out", os.path.join(folder, "cert.pem")],
+                       check=True, capture_output=True)
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        public = f"https://localhost:{port}"
+        database = os.path.join(folder, "catalog.sqlite")
+        self.run_catalog("import", os.path.join(self.work, "products.csv"), "--db", database)
+        on_file = self.server
+        proxy = None
+        try:
+            for public_url in (public, None):
+                self.server = Server(self.catalog, database, ["--public-url", public_url] if public_url else [])
+                upstream = urllib.parse.urlparse(self.server.url).port
+                with open(os.path.join(folder, "nginx.conf"), "w") as conf:
+                    conf.write(f"""
+                        daemon off; master_process off; pid {folder}/nginx.pid; error_log {folder}/error.log;
+                        events {{}}
+                        http {{
+                            access_log off; client_body_temp_path {folder}/body; proxy_temp_path {folder}/proxy;
+                            client_max_body_size 0;
+                            server {{
+                                listen 127.0.0.1:{port} ssl;
+                                ssl_certificate {folder}/cert.pem; ssl_certificate_key {folder}/key.pem;
+                                location / {{
+                                    proxy_pass http://127.0.0.1:{upstream};
+                                    proxy_set_header Host $host;
+                                    proxy_http_version 1.1; proxy_buffering off;
+                                }}
+                            }}
+                        }}""")
+                proxy = subprocess.Popen([nginx, "-p", folder, "-c", os.path.join(folder, "nginx.conf")],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+                context = ssl.create_default_context(cafile=os.path.join(folder, "cert.pem"))
+
+                def schema_answers():
+                    assert proxy.poll() is None, "nginx stopped: " + open(os.path.join(folder, "error.log")).read()[-500:]
+                    try:
+                        with urllib.request.urlopen(public + "/api/schema", timeout=WAIT_SECONDS, context=context) as answer:
+                            return answer.status == 200
+                    except (urllib.error.URLError, ConnectionError):
+                        return False
+                self.wait(schema_answers, "nginx did not answer over TLS")
+                if public_url:
+                    self.driver.get(public + "/")
+                    self.wait(lambda: self.element("count").text == "10,000 products in the catalog",
+                              "the page behind the proxy did not list the catalog")
+                    product = self.server.get_json("/api/products", limit=1)["products"][0]["productId"]
+                    self.open_detail(product)
+                    self.element("detail-edit").click()
+                    self.wait(lambda: self.element("editor").is_displayed(), "the edit form did not open")
+                    self.fill("title", "Behind the proxy")
+                    self.element("editor-save").click()
+                    self.wait(lambda: not self.element("editor").is_displayed(),
+                              f"the form did not close after saving: {self.element('message').text!r}")
+                    saved = self.server.get_json("/api/products/" + urllib.parse.quote(product, safe=""))
+                    assert saved["title"] == "Behind the proxy", f"the title reads {saved['title']!r}"
+                else:
+                    request = urllib.request.Request(
+                        public + "/api/products/" + urllib.parse.quote(product, safe=""), method="DELETE",
+                        headers={"Origin": public, "Sec-Fetch-Site": "same-origin"})
+                    try:
+                        urllib.request.urlopen(request, timeout=WAIT_SECONDS, context=context)
+                        raise AssertionError("a server without --public-url took a write from the page behind the proxy")
+                    except urllib.error.HTTPError as error:
+                        message = json.load(error).get("error", {}).get("message", "")
+                        assert error.code == 403 and "--public-url " + public in message, f"{error.code}: {message!r}"
+                proxy.terminate()
+                proxy.wait(WAIT_SECONDS)
+                proxy = None
+                self.server.stop()
+        finally:
+            if proxy is not None:
+                proxy.kill()
+                proxy.wait()
+            self.server.stop()
+            self.server = on_file
+            self.driver.get(self.server.url)
+
     def collections(self):
         """Rows selected and added to a new collection; its chip beside the search shows it as the list, with its
         count; the export link downloads exactly it; a selected row is taken out, and the collection deleted after a
@@ -1875,6 +1968,8 @@ class BrowserTest:
         self.check("a family is one row with its count and options; it opens into its variants, one starred and opened; an option filters; the row edits the whole family", self.families)
         self.check("a stock file from the import panel; a product's stock table; the \"In stock at\" chip of a store and In stock filter the list", self.stock_by_store)
         self.check("selected rows added to a new collection, shown from its chip and exported, one taken out, the collection deleted; a collection file imported; a search saved as a smart one", self.collections)
+        self.check("through nginx with TLS and --public-url, the page edits a product; without it, the page's write is refused naming the option",
+                   self.behind_proxy)
         if os.environ.get("PRODUCTCATALOG_TEST_POSTGRES"):
             self.check("on PostgreSQL: stock from the import panel, its chip and table; collections made, shown, exported and deleted", self.on_postgres)
         else:

@@ -55,10 +55,11 @@ import Testing
     }
 
     @Test func aRequestNamingAnotherHostIsRefusedEvenToRead() {
-        let guarded = SameOriginGuard<BasicRequestContext>(allowedHosts: SameOriginGuard<BasicRequestContext>.allowedHosts(listeningOn: "127.0.0.1"))
+        let guarded = SameOriginGuard<BasicRequestContext>(names: ServedNames(listeningOn: "127.0.0.1"))
         // DNS rebinding: the attacker's name resolves to 127.0.0.1, and the browser sends it as Host.
         #expect(guarded.refusal(method: .get, host: "evil.example:8080", origin: nil, fetchSite: nil)?.status == .forbidden)
         #expect(guarded.refusal(method: .get, host: "127.0.0.1.evil.example", origin: nil, fetchSite: nil)?.status == .forbidden)
+        #expect(guarded.refusal(method: .get, host: "192.168.1.5:8080", origin: nil, fetchSite: nil)?.status == .forbidden)
         for host in ["127.0.0.1:8080", "localhost:8080", "[::1]:8080", "LOCALHOST"] {
             #expect(guarded.refusal(method: .get, host: host, origin: nil, fetchSite: nil) == nil, "\(host)")
         }
@@ -66,10 +67,65 @@ import Testing
         #expect(guarded.refusal(method: .post, host: "127.0.0.1:8080", origin: "http://localhost:8080", fetchSite: nil)?.status == .forbidden)
         #expect(guarded.refusal(method: .post, host: nil, origin: "http://evil.example", fetchSite: nil)?.status == .forbidden)
         #expect(guarded.refusal(method: .post, host: nil, origin: "http://localhost:8080", fetchSite: nil) == nil)
-        // Listening on every address: any name, but still only same-origin writes.
-        let open = SameOriginGuard<BasicRequestContext>(allowedHosts: SameOriginGuard<BasicRequestContext>.allowedHosts(listeningOn: "0.0.0.0"))
-        #expect(open.refusal(method: .get, host: "shop.lan:8080", origin: nil, fetchSite: nil) == nil)
-        #expect(open.refusal(method: .post, host: "shop.lan:8080", origin: "http://evil.example", fetchSite: nil)?.status == .forbidden)
+    }
+
+    @Test func onEveryAddressTheServerAnswersToAddressesAndItsOwnNamesNeverToAnyName() {
+        let open = SameOriginGuard<BasicRequestContext>(names: ServedNames(listeningOn: "0.0.0.0"))
+        // The rebinding request that a server on 0.0.0.0 used to answer (204).
+        #expect(open.refusal(method: .delete, host: "evil.example:8080", origin: "http://evil.example:8080", fetchSite: "same-origin")?.status == .forbidden)
+        #expect(open.refusal(method: .get, host: "evil.example:8080", origin: nil, fetchSite: nil)?.status == .forbidden)
+        #expect(open.refusal(method: .get, host: "shop.lan:8080", origin: nil, fetchSite: nil)?.status == .forbidden)
+        #expect(open.refusal(method: .get, host: "1.2.3.4.evil.example", origin: nil, fetchSite: nil)?.status == .forbidden)
+        for host in ["192.168.1.5:8080", "10.0.0.7", "[fe80::1]:8080", "127.0.0.1:8080", "localhost:8080"] {
+            #expect(open.refusal(method: .get, host: host, origin: nil, fetchSite: nil) == nil, "\(host)")
+        }
+        #expect(open.refusal(method: .post, host: "192.168.1.5:8080", origin: "http://192.168.1.5:8080", fetchSite: "same-origin") == nil)
+        #expect(open.refusal(method: .post, host: "192.168.1.5:8080", origin: "http://evil.example", fetchSite: nil)?.status == .forbidden)
+        // A name given by --host or --public-url is one of its names.
+        let named = SameOriginGuard<BasicRequestContext>(names: ServedNames(listeningOn: "0.0.0.0", publicURL: "http://shop.lan:8080"))
+        #expect(named.refusal(method: .get, host: "shop.lan:8080", origin: nil, fetchSite: nil) == nil)
+        #expect(named.refusal(method: .get, host: "other.lan:8080", origin: nil, fetchSite: nil)?.status == .forbidden)
+        let listening = SameOriginGuard<BasicRequestContext>(names: ServedNames(listeningOn: "shop.lan"))
+        #expect(listening.refusal(method: .get, host: "shop.lan:8080", origin: nil, fetchSite: nil) == nil)
+        #expect(listening.refusal(method: .get, host: "192.168.1.5:8080", origin: nil, fetchSite: nil)?.status == .forbidden)
+    }
+
+    @Test func behindAnHTTPSProxyThePagesWritesAreAcceptedFromThePublicOrigin() {
+        let proxied = SameOriginGuard<BasicRequestContext>(names: ServedNames(listeningOn: "127.0.0.1", publicURL: "https://Catalog.example.com/"))
+        // nginx's default forwards the upstream's own address as Host; `proxy_set_header Host $host` forwards the public name.
+        for host in ["127.0.0.1:8080", "catalog.example.com"] {
+            #expect(proxied.refusal(method: .post, host: host, origin: "https://catalog.example.com", fetchSite: "same-origin") == nil, "\(host)")
+            #expect(proxied.refusal(method: .post, host: host, origin: "http://catalog.example.com", fetchSite: nil)?.status == .forbidden, "\(host)")
+            #expect(proxied.refusal(method: .post, host: host, origin: "https://evil.example", fetchSite: nil)?.status == .forbidden, "\(host)")
+        }
+        #expect(proxied.refusal(method: .get, host: "evil.example", origin: nil, fetchSite: nil)?.status == .forbidden)
+        // Without --public-url the refusal says what to do.
+        let unaware = SameOriginGuard<BasicRequestContext>(names: ServedNames(listeningOn: "catalog.example.com"))
+        let refusal = unaware.refusal(method: .post, host: "catalog.example.com", origin: "https://catalog.example.com", fetchSite: "same-origin")
+        #expect(refusal?.status == .forbidden)
+        #expect(refusal?.message.contains("--public-url https://catalog.example.com") == true)
+    }
+
+    @Test func aPublicURLIsReadAsAnOriginOrRefused() {
+        let origins: [(String, String?)] = [
+            ("https://catalog.example.com", "https://catalog.example.com"),
+            ("HTTPS://Catalog.Example.com/", "https://catalog.example.com"),
+            ("https://catalog.example.com:443", "https://catalog.example.com"),
+            ("http://shop-pc:8080", "http://shop-pc:8080"),
+            ("http://shop-pc:80/", "http://shop-pc"),
+            ("http://[fe80::1]:8080", "http://[fe80::1]:8080"),
+            ("https://catalog.example.com/catalog", nil),
+            ("https://user@catalog.example.com", nil),
+            ("ftp://catalog.example.com", nil),
+            ("catalog.example.com", nil),
+            ("https://", nil),
+            ("https://catalog.example.com:x", nil),
+            ("https://catalog.example.com:", nil),
+            ("http://fe80::1", nil),
+        ]
+        for (text, origin) in origins {
+            #expect(ServedNames.origin(ofPublicURL: text) == origin, "\(text)")
+        }
     }
 
     @Test(arguments: TestEngine.available) func writesFromThePageItselfAreAccepted(engine: TestEngine) async throws {
