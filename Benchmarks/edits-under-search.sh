@@ -36,18 +36,7 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$work"
 source "$root/Benchmarks/tools/build-catalog.sh"
-builds=(now)
-if [ -n "$given" ]; then cp "$given" "$work/catalog-now"; else build_catalog "" now; fi
-if [ -n "$before_catalog" ]; then cp "$before_catalog" "$work/catalog-before"; builds=(before now); fi
-
-cd "$work"
-csv="plain-$rows.csv"
-[ -f "$csv" ] || ./catalog-now generate --rows "$rows" --seed 21 --output "$csv"
-for name in "${builds[@]}"; do
-    base="base-$(sha1sum "catalog-$name" | cut -c1-12)-$rows.sqlite"
-    [ -f "$base" ] || ./catalog-$name import "$csv" --db "$base" --quiet > /dev/null
-    ln -sf "$base" "base-$name.sqlite"
-done
+plain_bases "$rows"
 
 results=()
 for round in $(seq 1 "$rounds"); do

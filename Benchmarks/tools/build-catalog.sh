@@ -13,3 +13,22 @@ build_catalog() {
     cp "$root/.build-bench-$name/release/catalog" "$work/catalog-$name"
     if [ -n "$rev" ]; then git -C "$root" worktree remove --force "$tree" >&2; fi
 }
+
+# plain_bases ROWS: with the build given as --catalog (or this checkout's) as `now` and the one
+# given as --before-catalog as `before` ($given, $before_catalog), sets $builds (before first) and
+# $csv, the plain generated file of ROWS rows (seed 21), and links base-NAME.sqlite to each
+# build's import of it, kept for the next run by the build's bytes. Ends in $work.
+plain_bases() {
+    local rows="$1" name base
+    builds=(now)
+    if [ -n "$given" ]; then cp "$given" "$work/catalog-now"; else build_catalog "" now; fi
+    if [ -n "$before_catalog" ]; then cp "$before_catalog" "$work/catalog-before"; builds=(before now); fi
+    cd "$work"
+    csv="plain-$rows.csv"
+    [ -f "$csv" ] || ./catalog-now generate --rows "$rows" --seed 21 --output "$csv"
+    for name in "${builds[@]}"; do
+        base="base-$(sha1sum "catalog-$name" | cut -c1-12)-$rows.sqlite"
+        [ -f "$base" ] || ./catalog-$name import "$csv" --db "$base" --quiet > /dev/null
+        ln -sf "$base" "base-$name.sqlite"
+    done
+}

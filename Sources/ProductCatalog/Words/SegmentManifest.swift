@@ -153,4 +153,16 @@ enum SegmentRows {
     static func sortBlock(_ segment: Int64, _ list: SortLists.List, _ block: Int) -> Int64 { segment << 36 | list.firstBlock | Int64(block) }
     /// The range of a segment's rows in `sort_lists`.
     static func sortBlocks(of segment: Int64) -> ClosedRange<Int64> { (segment << 36)...(segment << 36 | 0xF_FFFF_FFFF) }
+
+    /// Inserts `blocks` as the rows of `segment` in `table` (`block`, `data`), numbered from 1.
+    static func insert(_ blocks: [[UInt8]], of segment: Int64, into table: String, _ connection: Connection) throws {
+        let insert = try connection.prepare("INSERT INTO \(table) (block, data) VALUES (?1, ?2)")
+        for (index, block) in blocks.enumerated() {
+            try insert.using {
+                try insert.bind(1, Self.block(segment, index + 1))
+                try insert.bind(2, blob: block)
+                _ = try insert.step()
+            }
+        }
+    }
 }

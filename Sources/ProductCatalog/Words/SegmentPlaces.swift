@@ -115,14 +115,7 @@ struct SegmentPlaces: Sendable {
     /// Writes the places of `segment` into their table on `connection`.
     func write(segment: Int64, to connection: Connection, blockCapacity: Int) throws {
         try connection.execute(Self.createStatement)
-        let insert = try connection.prepare("INSERT INTO \(Self.table) (block, data) VALUES (?1, ?2)")
-        for (index, block) in encoded(blockCapacity: blockCapacity).enumerated() {
-            try insert.using {
-                try insert.bind(1, SegmentRows.block(segment, index + 1))
-                try insert.bind(2, blob: block)
-                _ = try insert.step()
-            }
-        }
+        try SegmentRows.insert(encoded(blockCapacity: blockCapacity), of: segment, into: Self.table, connection)
     }
 
     /// Reads the places of `segment` from their table on `connection` (none for a segment that has no rows there).

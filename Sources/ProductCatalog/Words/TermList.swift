@@ -308,14 +308,7 @@
         try delete.bind(1, SegmentRows.blocks(of: segment).lowerBound)
         try delete.bind(2, SegmentRows.blocks(of: segment).upperBound)
         try delete.step()
-        let insert = try connection.prepare("INSERT INTO \(Self.table) (block, data) VALUES (?1, ?2)")
-        for (index, block) in encoded(blockCapacity: blockCapacity).enumerated() {
-            try insert.using {
-                try insert.bind(1, SegmentRows.block(segment, index + 1))
-                try insert.bind(2, blob: block)
-                _ = try insert.step()
-            }
-        }
+        try SegmentRows.insert(encoded(blockCapacity: blockCapacity), of: segment, into: Self.table, connection)
     }
 
     /// Reads `segment`'s list from its table on `connection`.
