@@ -160,6 +160,7 @@ extension APIError {
         case .cannotWrite: "The server cannot write the files beside its catalog; see the server's output."
         case .database(_, let error): "The catalog could not be read or written (SQLite: \(error.message)); see the server's output."
         case .outputOverCatalog: "The server was to write a file over its own catalog; nothing was written. See the server's output."
+        case .outputExists: "The server was to write a file where one already is; nothing was written. See the server's output."
         }
     }
 }

@@ -12,7 +12,7 @@ struct Catalog: AsyncParsableCommand {
             command line is wrong.
             """,
         version: "0.1.0",
-        subcommands: [Import.self, ImportStock.self, Collections.self, Inspect.self, Search.self, Export.self, Optimize.self, Generate.self, Serve.self]
+        subcommands: [Import.self, ImportStock.self, Collections.self, Inspect.self, Search.self, Export.self, Optimize.self, Backup.self, Generate.self, Serve.self]
     )
 
     /// Runs the command, with exit status 2 (not ArgumentParser's 64) for a wrong command line.

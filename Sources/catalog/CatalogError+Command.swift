@@ -24,6 +24,8 @@ extension CatalogError {
             description
         case .outputOverCatalog:
             "\(description) Choose another path for the output (--rejects, --output)."
+        case .outputExists:
+            "\(description). Choose a new --output path, or move the old file away first."
 
         }
     }

@@ -21,6 +21,8 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An output (a rejects file, an export) was to be written over the catalog at `catalog`, or
     /// a file beside it that belongs to it; nothing was written.
     case outputOverCatalog(output: String, catalog: String)
+    /// A copy was to be written where a file already is; nothing was written.
+    case outputExists(path: String)
 
     /// What happened and where, without naming any interface's options.
     public var description: String {
@@ -47,6 +49,8 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path): the catalog or its folder cannot be written (\(error.message)). The catalog was not changed."
         case .outputOverCatalog(let output, let catalog):
             "\(output) is the catalog \(catalog) or a file that belongs to it; nothing was written there, and the catalog was not changed."
+        case .outputExists(let path):
+            "\(path) already exists; a copy never replaces a file, so nothing was written"
         case .database(let path, let error):
             "\(path): SQLite could not write the catalog (\(error.message), code \(error.extendedCode)). The catalog was not changed."
         }
