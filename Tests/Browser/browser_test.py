@@ -280,16 +280,20 @@ class BrowserTest:
         self.type_in_search(product_id.lower())
         self.wait(lambda: self.row_ids()[:1] == [product_id], f"searching did not list {product_id} first; saw {self.row_ids()[:3]}")
         self.wait(lambda: self.element("loading").get_attribute("hidden") is not None, "a page is still loading")
-        # The answer to an earlier keystroke may draw the rows again between finding the button
-        # and clicking it (a clean-clone run failed so): the click goes to the new one.
+        self.click_in_row(product_id, ".id-button")
+        self.wait(lambda: self.element("detail").is_displayed(), "the detail did not open")
+
+    def click_in_row(self, product_id, selector):
+        """Clicks `selector` in the row of `product_id`. The answer to an earlier request may draw the
+        rows again between finding the element and clicking it (clean-clone runs failed so, opening a
+        detail and ticking a row): the click goes to the new one."""
         for attempt in range(3):
             try:
-                self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"] .id-button'))
-                break
+                self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"] {selector}'))
+                return
             except StaleElementReferenceException:
                 if attempt == 2:
                     raise
-        self.wait(lambda: self.element("detail").is_displayed(), "the detail did not open")
 
     def click_in_view(self, element):
         """Clicks `element` scrolled to the middle of the window, as a person would scroll it there:
@@ -492,7 +496,7 @@ class BrowserTest:
 
         # Open a product, Back closes it, Forward opens it again, and a reload shows the same view.
         first = by_price_down["products"][0]["productId"]
-        self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{first}"] .id-button'))
+        self.click_in_row(first, ".id-button")
         self.wait(lambda: self.element("detail").is_displayed() and "product=" in self.driver.current_url, "opening a product did not put it in the address")
         self.driver.back()
         self.wait(lambda: not self.element("detail").is_displayed(), "Back did not close the product")
@@ -812,7 +816,7 @@ class BrowserTest:
         self.wait(lambda: not self.element("bulk").is_displayed(), "clearing the selection left the bar")
         doomed = [i for i in self.row_ids() if i != self.starred][:2]
         for product_id in doomed:
-            self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"] .select-box'))
+            self.click_in_row(product_id, ".select-box")
         self.element("bulk").find_element(By.CSS_SELECTOR, '[data-bulk="delete"]').click()
         self.wait(lambda: self.element("undo").is_displayed(), "no Undo after a bulk delete")
         self.wait(lambda: not any(i in self.row_ids() for i in doomed) or all(
@@ -1395,7 +1399,7 @@ class BrowserTest:
         self.wait(lambda: self.element("loading").get_attribute("hidden") is not None, "a page is still loading")
         ids = self.row_ids()[2:5]
         for product_id in ids:
-            self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{product_id}"] .select-box'))
+            self.click_in_row(product_id, ".select-box")
         self.wait(lambda: self.element("bulk-count").text == "3 products selected", f"3 rows were not selected: {self.element('bulk-count').text!r}")
         self.element("bulk-collection-open").click()
         self.element("bulk-collection").send_keys("Browser picks")
@@ -1438,7 +1442,7 @@ class BrowserTest:
         self.wait(lambda: self.element("count").text == "3 products in the collection “Browser picks”", "the chip did not show the collection again")
         # One selected row taken out of it.
         self.wait(lambda: self.element("loading").get_attribute("hidden") is not None, "a page is still loading")
-        self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{ids[0]}"] .select-box'))
+        self.click_in_row(ids[0], ".select-box")
         self.wait(lambda: self.element("bulk-collection-remove").is_displayed(), "no way to take the selected rows out of the collection")
         self.element("bulk-collection-remove").click()
         self.wait(lambda: self.element("count").text == "2 products in the collection “Browser picks”", f"taking one out left {self.element('count').text!r}")
@@ -1919,7 +1923,7 @@ class BrowserTest:
         self.wait(lambda: len(self.row_ids()) >= 3 and self.row_ids()[0].startswith("ZZ-"), f"the ZZ- products are not listed: {self.row_ids()}")
         ids = self.row_ids()
         target, following = ids[0], ids[1]
-        self.click_in_view(self.driver.find_element(By.CSS_SELECTOR, f'#rows tr[data-product-id="{target}"] .id-button'))
+        self.click_in_row(target, ".id-button")
         self.wait(lambda: self.element("detail").is_displayed(), "the detail did not open")
         self.element("detail-delete").click()
         self.wait(lambda: self.element("confirm").is_displayed(), "no confirmation before deleting")
